@@ -1,0 +1,111 @@
+# revoke-bpf: revoke(2) for an unpatched Linux kernel, with BPF LSM.
+#
+#   make            build everything into build/
+#   make check      host tests, then the VM suite (boots a Debian kernel)
+#   make demo       watch a reader being cut off, in the VM
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make vmlinux    regenerate vmlinux.h from this machine's kernel BTF
+#
+# Quiet unless V=1.
+
+VERSION  := 0.1.0
+BUILD    := build
+PREFIX   ?= /usr/local
+SBINDIR  ?= $(PREFIX)/sbin
+BINDIR   ?= $(PREFIX)/bin
+
+CC       ?= cc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
+	    -Iinclude -Isrc -I$(BUILD) -DREVOKE_VERSION='"$(VERSION)"'
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+	      -I. -Iinclude
+LDLIBS   := -lbpf -lelf -lz
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+DAEMON_OBJS := daemon bpf_load revoked_map ctl_server ctl_proto key \
+	       lsm_check inode_find
+CLI_OBJS    := cli ctl_client ctl_proto key
+UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+
+all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS)
+
+$(BUILD) $(BUILD)/tests:
+	$(Q)mkdir -p $@
+
+# BPF object, then its skeleton: one pattern rule each.
+$(BUILD)/%.bpf.o: bpf/%.bpf.c include/revoke_bpf.h vmlinux.h | $(BUILD)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf_skel > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
+
+$(BUILD)/%.o: src/%.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/revoke-bpfd: $(DAEMON_OBJS:%=$(BUILD)/%.o)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/revoke-bpf: $(CLI_OBJS:%=$(BUILD)/%.o)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+# Unit tests link the object under test; helpers stand alone.
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/tap.h \
+		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
+		| $(BUILD)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $< \
+		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
+		$(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
+install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -D -m 0755 $(BUILD)/revoke-bpfd $(DESTDIR)$(SBINDIR)/revoke-bpfd
+	$(Q)install -D -m 0755 $(BUILD)/revoke-bpf $(DESTDIR)$(BINDIR)/revoke-bpf
+
+deps:
+	$(Q)tests/deps.sh
+
+check: deps all
+	$(Q)tests/check.sh
+
+demo: deps all
+	$(Q)tests/vm/run --file $(CURDIR)/tests/demo.sh -- $(CURDIR)/tests/demo.sh
+
+vmlinux:
+	$(call msg,GEN,vmlinux.h)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux.h.tmp
+	$(Q)mv vmlinux.h.tmp vmlinux.h
+
+clean:
+	$(call msg,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)
+
+.PHONY: all install deps check demo vmlinux clean
+.DELETE_ON_ERROR:
+.SECONDARY: $(BUILD)/revoke.bpf.o
+
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

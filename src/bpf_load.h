@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bpf_load.h - loading, attaching and pinning the enforcement programs,
+ * or adopting the ones an earlier revoke-bpfd left pinned.
+ */
+#ifndef REVOKE_BPF_LOAD_H
+#define REVOKE_BPF_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REVOKE_NR_PROGS 4
+
+/**
+ * struct revoke_bpf - the daemon's handles on the enforcement objects
+ * @revoked_fd: the "revoked" hash map
+ * @state_fd: the "revoke_state" array map
+ * @max_entries: capacity of the revoked map
+ * @adopted: true if every object was already pinned and nothing was loaded
+ * @pin_dir: where the objects are pinned
+ */
+struct revoke_bpf {
+	int revoked_fd;
+	int state_fd;
+	uint32_t max_entries;
+	bool adopted;
+	char pin_dir[256];
+};
+
+extern const char *const revoke_prog_names[REVOKE_NR_PROGS];
+
+int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
+		    uint32_t max_entries, bool verbose, char *err, size_t errlen);
+void revoke_bpf_close(struct revoke_bpf *rb);
+int revoke_bpf_count_attached(const char *pin_dir);
+
+#endif /* REVOKE_BPF_LOAD_H */

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli.c - revoke-bpf, the administrator's command: turns arguments into
+ * one control-socket request and prints the daemon's answer, as text or
+ * with --json.
+ *
+ * Commands are a table of do_* functions, as in bpftool.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ctl_client.h"
+#include "key.h"
+
+#ifndef REVOKE_VERSION
+#define REVOKE_VERSION "0.0.0"
+#endif
+
+static const char *socket_path = REVOKE_SOCKET_PATH;
+static bool json;
+static const char *cmd_name = "";
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "revoke-bpf: %s%s", cmd_name, *cmd_name ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- output ---------------------------------------------------------- */
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static bool is_number(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s) &&
+	       (s[0] != '0' || !s[1]);
+}
+
+/* Print the key=value fields of @line as JSON members. */
+static void json_fields(char *line, bool *first)
+{
+	char *cursor = line, *key, *val;
+
+	while ((val = revoke_kv_next(&cursor, &key))) {
+		printf("%s", *first ? "" : ",");
+		*first = false;
+		json_string(key);
+		putchar(':');
+		if (is_number(val))
+			printf("%s", val);
+		else
+			json_string(val);
+	}
+}
+
+/*
+ * Split the response into its first line and the data lines.  An "err"
+ * answer is printed as one line to stderr and returns -1.
+ */
+static int split_response(char *resp, char **word, char **body)
+{
+	char *nl = strchr(resp, '\n');
+
+	if (!nl) {
+		fail("malformed answer from revoke-bpfd");
+		return -1;
+	}
+	*nl = '\0';
+	*body = nl + 1;
+	if (!strncmp(resp, "err ", 4)) {
+		char *msg = strchr(resp + 4, ' ');
+
+		fail("%s", msg ? msg + 1 : resp + 4);
+		return -1;
+	}
+	if (strncmp(resp, "ok ", 3)) {
+		fail("malformed answer from revoke-bpfd");
+		return -1;
+	}
+	*word = resp + 3;
+	return 0;
+}
+
+static char *next_line(char **body)
+{
+	char *line = *body, *nl;
+
+	if (!*line)
+		return NULL;
+	nl = strchr(line, '\n');
+	if (nl) {
+		*nl = '\0';
+		*body = nl + 1;
+	} else {
+		*body = line + strlen(line);
+	}
+	return line;
+}
+
+static int call(const struct revoke_req *req, char **word, char **body,
+		struct rbuf *resp)
+{
+	char err[512];
+
+	if (ctl_call(socket_path, req, resp, err, sizeof(err))) {
+		fail("%s", err);
+		return -1;
+	}
+	return split_response(resp->data, word, body);
+}
+
+/* ---- operands -------------------------------------------------------- */
+
+/*
+ * add and del take INODE [--dev MAJ:MIN] or PATH.  Options are parsed by
+ * hand so that "-5" is reported as a bad inode, not as an unknown option.
+ */
+static int parse_target(int argc, char **argv, struct revoke_req *req,
+			const char **path)
+{
+	const char *operand = NULL, *devspec = NULL;
+	int i, err;
+
+	*path = NULL;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--json")) {
+			json = true;
+		} else if (!strcmp(a, "--dev")) {
+			if (++i == argc) {
+				fail("--dev needs a value MAJ:MIN");
+				return -1;
+			}
+			devspec = argv[i];
+		} else if (!strncmp(a, "--dev=", 6)) {
+			devspec = a + 6;
+		} else if (!strcmp(a, "--") && i + 1 < argc && !operand) {
+			operand = argv[++i];
+		} else if (a[0] == '-' && !revoke_looks_numeric(a)) {
+			fail("unknown option '%s'; try 'revoke-bpf help'", a);
+			return -1;
+		} else if (operand) {
+			fail("unexpected extra operand '%s'", a);
+			return -1;
+		} else {
+			operand = a;
+		}
+	}
+	if (!operand) {
+		fail("missing INODE or PATH; try 'revoke-bpf help'");
+		return -1;
+	}
+	if (devspec) {
+		err = revoke_parse_devspec(devspec, &req->major, &req->minor);
+		if (err) {
+			fail("invalid --dev '%s': expected MAJ:MIN with major < 4096 "
+			     "and minor < 1048576", devspec);
+			return -1;
+		}
+		req->has_dev = true;
+	}
+	if (!revoke_looks_numeric(operand)) {
+		if (devspec) {
+			fail("--dev names the filesystem of an INODE; it cannot be "
+			     "used with a PATH");
+			return -1;
+		}
+		*path = operand;
+		return 0;
+	}
+	err = revoke_parse_ino(operand, &req->ino);
+	if (err) {
+		fail("invalid inode '%s': %s", operand,
+		     err == -ERANGE ? "out of range (at most 18446744073709551615)"
+				    : "not a positive integer");
+		return -1;
+	}
+	req->has_ino = true;
+	return 0;
+}
+
+/* Fill in dev and ino from a path, as stat(2) sees it. */
+static int target_from_path(const char *path, struct revoke_req *req)
+{
+	struct stat st;
+	uint32_t kdev;
+
+	if (stat(path, &st)) {
+		fail("cannot stat '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fail("'%s' is a directory; revoke-bpf revokes files and devices, "
+		     "not directories", path);
+		return -1;
+	}
+	if (S_ISSOCK(st.st_mode)) {
+		fail("'%s' is a socket; connecting to it is not a file operation "
+		     "and cannot be revoked", path);
+		return -1;
+	}
+	if (revoke_kdev_from_stdev(st.st_dev, &kdev)) {
+		fail("'%s' is on a device the kernel cannot have numbered", path);
+		return -1;
+	}
+	req->ino = st.st_ino;
+	req->has_ino = true;
+	req->major = revoke_kdev_major(kdev);
+	req->minor = revoke_kdev_minor(kdev);
+	req->has_dev = true;
+	return 0;
+}
+
+/* ---- commands -------------------------------------------------------- */
+
+static const char *const change_text[][2] = {
+	{ "added", "revoked" },
+	{ "already", "already revoked" },
+	{ "deleted", "no longer revoked" },
+	{ "absent", "was not revoked" },
+};
+
+static void print_change(const char *word, char *body, const char *path)
+{
+	char *line = next_line(&body);
+	char dev[32] = "?", ino[32] = "?";
+	const char *text = word;
+	bool first = false;
+	size_t i;
+
+	if (json) {
+		printf("{\"result\":");
+		json_string(word);
+		if (path) {
+			printf(",\"path\":");
+			json_string(path);
+		}
+		if (line)
+			json_fields(line, &first);
+		printf("}\n");
+		return;
+	}
+	for (i = 0; i < sizeof(change_text) / sizeof(change_text[0]); i++)
+		if (!strcmp(word, change_text[i][0]))
+			text = change_text[i][1];
+	if (line) {
+		revoke_kv_get(line, "dev", dev, sizeof(dev));
+		revoke_kv_get(line, "ino", ino, sizeof(ino));
+	}
+	if (path)
+		printf("%s: %s (dev %s ino %s)\n", path, text, dev, ino);
+	else if (strcmp(dev, "?"))
+		printf("inode %s on %s: %s\n", ino, dev, text);
+	else
+		printf("inode %s: %s\n", ino, text);
+}
+
+static int do_change(enum revoke_verb verb, int argc, char **argv)
+{
+	struct revoke_req req = { .verb = verb };
+	struct rbuf resp = {};
+	const char *path;
+	char *word, *body;
+	int ret = 1;
+
+	if (parse_target(argc, argv, &req, &path))
+		return 1;
+	if (path && target_from_path(path, &req))
+		return 1;
+	if (call(&req, &word, &body, &resp))
+		goto out;
+	print_change(word, body, path);
+	ret = 0;
+out:
+	rbuf_free(&resp);
+	return ret;
+}
+
+static int do_add(int argc, char **argv)
+{
+	return do_change(REVOKE_VERB_ADD, argc, argv);
+}
+
+static int do_del(int argc, char **argv)
+{
+	return do_change(REVOKE_VERB_DEL, argc, argv);
+}
+
+static int no_operands(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+			continue;
+		}
+		fail("unexpected argument '%s'", argv[i]);
+		return -1;
+	}
+	return 0;
+}
+
+static int query(enum revoke_verb verb, int argc, char **argv,
+		 struct rbuf *resp, char **body)
+{
+	struct revoke_req req = { .verb = verb };
+	char *word;
+
+	if (no_operands(argc, argv))
+		return -1;
+	return call(&req, &word, body, resp);
+}
+
+static int do_list(int argc, char **argv)
+{
+	struct rbuf resp = {};
+	char *body, *line;
+	bool first = true;
+	int n = 0;
+
+	if (query(REVOKE_VERB_LIST, argc, argv, &resp, &body)) {
+		rbuf_free(&resp);
+		return 1;
+	}
+	if (json)
+		putchar('[');
+	while ((line = next_line(&body))) {
+		char dev[32] = "", ino[32] = "", at[32] = "", den[32] = "";
+		bool f = true;
+
+		if (json) {
+			printf("%s{", first ? "" : ",");
+			json_fields(line, &f);
+			putchar('}');
+			first = false;
+			continue;
+		}
+		if (!n++)
+			printf("%-12s %-20s %-12s %s\n", "DEV", "INODE", "DENIALS",
+			       "REVOKED_AT");
+		revoke_kv_get(line, "dev", dev, sizeof(dev));
+		revoke_kv_get(line, "ino", ino, sizeof(ino));
+		revoke_kv_get(line, "revoked_at", at, sizeof(at));
+		revoke_kv_get(line, "denials", den, sizeof(den));
+		printf("%-12s %-20s %-12s %s\n", dev, ino, den, at);
+	}
+	if (json)
+		printf("]\n");
+	else if (!n)
+		printf("nothing is revoked\n");
+	rbuf_free(&resp);
+	return 0;
+}
+
+static int do_status(int argc, char **argv)
+{
+	struct rbuf resp = {};
+	char *body, *line, attached[32] = "";
+	bool first = true;
+
+	if (query(REVOKE_VERB_STATUS, argc, argv, &resp, &body)) {
+		rbuf_free(&resp);
+		return 1;
+	}
+	if (json)
+		putchar('{');
+	while ((line = next_line(&body))) {
+		char *eq = strchr(line, '=');
+
+		if (!eq)
+			continue;
+		if (!strncmp(line, "programs_attached=", 18))
+			snprintf(attached, sizeof(attached), "%s", eq + 1);
+		if (json) {
+			json_fields(line, &first);
+			continue;
+		}
+		*eq = '\0';
+		printf("%-18s %s\n", line, eq + 1);
+	}
+	if (json)
+		printf("}\n");
+	rbuf_free(&resp);
+	if (*attached && strncmp(attached, "4/", 2)) {
+		fail("only %s programs are attached; restart revoke-bpfd to "
+		     "attach the rest", attached);
+		return 1;
+	}
+	return 0;
+}
+
+static int do_help(int argc, char **argv);
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *args;
+	const char *help;
+};
+
+static const struct cmd cmds[] = {
+	{ "add", do_add, "INODE [--dev MAJ:MIN] | PATH",
+	  "revoke an inode: every open, read, write, mmap and ioctl on it fails "
+	  "with EIO" },
+	{ "del", do_del, "INODE [--dev MAJ:MIN] | PATH",
+	  "lift a revocation" },
+	{ "list", do_list, "[--json]", "show the revoked inodes" },
+	{ "status", do_status, "[--json]",
+	  "show whether enforcement is active and the daemon is running" },
+	{ "help", do_help, "", "show this help" },
+};
+
+static int do_help(int argc, char **argv)
+{
+	size_t i;
+
+	(void)argc;
+	(void)argv;
+	printf("Usage: revoke-bpf [--socket PATH] [--json] COMMAND [ARGS]\n\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		printf("  revoke-bpf %-7s %-30s %s\n", cmds[i].name, cmds[i].args,
+		       cmds[i].help);
+	printf("\nAn INODE without --dev must be open or mapped by some process on\n"
+	       "exactly one filesystem.  A file whose name is all digits is named\n"
+	       "./NAME.  Talks to revoke-bpfd on %s.\n", REVOKE_SOCKET_PATH);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	size_t i;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+jhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			socket_path = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return do_help(0, NULL);
+		case 'V':
+			printf("revoke-bpf %s\n", REVOKE_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'revoke-bpf help'.\n");
+			return 2;
+		}
+	}
+	if (optind == argc) {
+		do_help(0, NULL);
+		return 2;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!strcmp(argv[optind], cmds[i].name)) {
+			cmd_name = cmds[i].name;
+			if (optind + 1 < argc && !strcmp(argv[optind + 1], "--help"))
+				return do_help(0, NULL);
+			return cmds[i].fn(argc - optind - 1, argv + optind + 1);
+		}
+	}
+	fprintf(stderr, "revoke-bpf: unknown command '%s'; try 'revoke-bpf help'\n",
+		argv[optind]);
+	return 2;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl_proto.c - encoding and strict parsing of control socket messages.
+ * Everything the daemon reads from a client passes revoke_req_parse().
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_proto.h"
+#include "key.h"
+
+static const char *const verb_names[] = {
+	[REVOKE_VERB_ADD] = "add",
+	[REVOKE_VERB_DEL] = "del",
+	[REVOKE_VERB_LIST] = "list",
+	[REVOKE_VERB_STATUS] = "status",
+};
+
+const char *revoke_verb_name(enum revoke_verb verb)
+{
+	return verb_names[verb];
+}
+
+/**
+ * revoke_verb_changes_state() - may only privileged clients send @verb?
+ * @verb: the request's verb
+ */
+bool revoke_verb_changes_state(enum revoke_verb verb)
+{
+	return verb == REVOKE_VERB_ADD || verb == REVOKE_VERB_DEL;
+}
+
+/**
+ * revoke_req_format() - write @req as one request line
+ * @req: the request
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: the line's length, or -ENOSPC if it does not fit.
+ */
+int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
+{
+	char ino[32] = "", dev[32] = "";
+	int n;
+
+	if (req->has_ino)
+		snprintf(ino, sizeof(ino), " ino=%llu",
+			 (unsigned long long)req->ino);
+	if (req->has_dev)
+		snprintf(dev, sizeof(dev), " dev=%u:%u", req->major, req->minor);
+	n = snprintf(buf, len, "%s %s%s%s\n", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), ino, dev);
+	if (n < 0 || (size_t)n >= len)
+		return -ENOSPC;
+	return n;
+}
+
+static int parse_verb(const char *word, enum revoke_verb *verb)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(verb_names) / sizeof(verb_names[0]); i++) {
+		if (!strcmp(word, verb_names[i])) {
+			*verb = (enum revoke_verb)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_field(char *key, char *val, struct revoke_req *req,
+		       const char **why)
+{
+	if (!strcmp(key, "ino")) {
+		if (req->has_ino) {
+			*why = "field ino given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_ino(val, &req->ino)) {
+			*why = "ino is not an inode number (1 to 18446744073709551615)";
+			return -EINVAL;
+		}
+		req->has_ino = true;
+		return 0;
+	}
+	if (!strcmp(key, "dev")) {
+		if (req->has_dev) {
+			*why = "field dev given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_devspec(val, &req->major, &req->minor)) {
+			*why = "dev is not MAJ:MIN (major < 4096, minor < 1048576)";
+			return -EINVAL;
+		}
+		req->has_dev = true;
+		return 0;
+	}
+	*why = "unknown field";
+	return -EINVAL;
+}
+
+static int check_fields(const struct revoke_req *req, const char **why)
+{
+	bool wants_ino = req->verb == REVOKE_VERB_ADD ||
+			 req->verb == REVOKE_VERB_DEL;
+
+	if (wants_ino && !req->has_ino) {
+		*why = "missing field ino";
+		return -EINVAL;
+	}
+	if (!wants_ino && (req->has_ino || req->has_dev)) {
+		*why = "this verb takes no fields";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * revoke_req_parse() - parse and validate one request line
+ * @buf: the bytes received, not necessarily NUL-terminated
+ * @len: their number; a request is at most REVOKE_REQ_MAX bytes
+ * @req: the result
+ * @why: on error, a static string naming the problem
+ *
+ * Return: 0, or -EINVAL for any malformed request.
+ */
+int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
+		     const char **why)
+{
+	char line[REVOKE_REQ_MAX + 1];
+	char *cursor, *key, *val, *tok;
+	int err;
+
+	memset(req, 0, sizeof(*req));
+	if (len == 0 || len > REVOKE_REQ_MAX) {
+		*why = len ? "request too long" : "empty request";
+		return -EINVAL;
+	}
+	if (memchr(buf, '\0', len)) {
+		*why = "request contains a NUL byte";
+		return -EINVAL;
+	}
+	if (buf[len - 1] != '\n' || memchr(buf, '\n', len) != buf + len - 1) {
+		*why = "request is not exactly one line";
+		return -EINVAL;
+	}
+	memcpy(line, buf, len - 1);
+	line[len - 1] = '\0';
+
+	cursor = line;
+	tok = strsep(&cursor, " ");
+	if (strcmp(tok, REVOKE_PROTO_MAGIC)) {
+		*why = "unknown protocol version (expected " REVOKE_PROTO_MAGIC ")";
+		return -EINVAL;
+	}
+	tok = strsep(&cursor, " ");
+	if (!tok || parse_verb(tok, &req->verb)) {
+		*why = "unknown verb (expected add, del, list or status)";
+		return -EINVAL;
+	}
+	while ((val = revoke_kv_next(&cursor, &key))) {
+		err = parse_field(key, val, req, why);
+		if (err)
+			return err;
+	}
+	if (cursor) {
+		*why = "malformed field (expected key=value)";
+		return -EINVAL;
+	}
+	return check_fields(req, why);
+}
+
+/**
+ * revoke_kv_next() - split off the next key=value field of a line
+ * @cursor: position in a writable line; NULL at the end.  Left non-NULL
+ *	if the next field is malformed.
+ * @key: the field's key
+ *
+ * Return: the field's value, or NULL at the end or on a malformed field.
+ */
+char *revoke_kv_next(char **cursor, char **key)
+{
+	char *field, *eq;
+
+	if (!*cursor)
+		return NULL;
+	eq = strchr(*cursor, '=');
+	field = *cursor;
+	if (!*field || !eq || eq == field || memchr(field, ' ', eq - field))
+		return NULL;
+	strsep(cursor, " ");
+	*eq = '\0';
+	*key = field;
+	return eq + 1;
+}
+
+/**
+ * revoke_kv_get() - look up one field of a key=value line
+ * @line: the line (not modified)
+ * @key: the key
+ * @buf: where to copy the value
+ * @len: size of @buf
+ *
+ * Return: @buf, or NULL if @key is not there.
+ */
+const char *revoke_kv_get(const char *line, const char *key, char *buf,
+			  size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = line;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			size_t vlen = strcspn(p + klen + 1, " \n");
+
+			if (vlen >= len)
+				vlen = len - 1;
+			memcpy(buf, p + klen + 1, vlen);
+			buf[vlen] = '\0';
+			return buf;
+		}
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+void rbuf_printf(struct rbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (b->failed)
+		return;
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(b->data ? b->data + b->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			b->failed = true;
+			return;
+		}
+		if ((size_t)n < room) {
+			b->len += n;
+			return;
+		}
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+
+		while (cap - b->len <= (size_t)n)
+			cap *= 2;
+		char *p = realloc(b->data, cap);
+
+		if (!p) {
+			b->failed = true;
+			return;
+		}
+		b->data = p;
+		b->cap = cap;
+	}
+}
+
+void rbuf_free(struct rbuf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctl_proto.h - the control socket's wire format, version 1.
+ *
+ * One request per connection, one line:
+ *
+ *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN]\n
+ *
+ * VERB is add, del, list or status.  The daemon answers with a first line
+ *
+ *	ok WORD\n			(WORD: added, already, deleted, absent, list, status)
+ *	err ERRNAME MESSAGE\n		(ERRNAME: EINVAL, EPERM, ENOSPC, ...)
+ *
+ * followed, for ok, by zero or more data lines of space-separated
+ * key=value fields, and closes the connection.  Values never contain
+ * spaces; MESSAGE is free text to the end of the line.
+ */
+#ifndef REVOKE_CTL_PROTO_H
+#define REVOKE_CTL_PROTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REVOKE_PROTO_MAGIC "revoke-bpf/1"
+#define REVOKE_REQ_MAX 4096
+
+enum revoke_verb {
+	REVOKE_VERB_ADD,
+	REVOKE_VERB_DEL,
+	REVOKE_VERB_LIST,
+	REVOKE_VERB_STATUS,
+};
+
+/**
+ * struct revoke_req - a parsed request
+ * @verb: what to do
+ * @has_ino: @ino is given (add, del)
+ * @has_dev: @major and @minor are given (optional for add, del)
+ */
+struct revoke_req {
+	enum revoke_verb verb;
+	bool has_ino;
+	bool has_dev;
+	uint64_t ino;
+	unsigned int major;
+	unsigned int minor;
+};
+
+const char *revoke_verb_name(enum revoke_verb verb);
+bool revoke_verb_changes_state(enum revoke_verb verb);
+int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);
+int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
+		     const char **why);
+
+/* A growable text buffer for responses. */
+struct rbuf {
+	char *data;
+	size_t len;
+	size_t cap;
+	bool failed;
+};
+
+void rbuf_printf(struct rbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rbuf_free(struct rbuf *b);
+
+char *revoke_kv_next(char **cursor, char **key);
+const char *revoke_kv_get(const char *line, const char *key, char *buf,
+			  size_t len);
+
+#endif /* REVOKE_CTL_PROTO_H */

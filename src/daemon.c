@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * daemon.c - revoke-bpfd: loads and pins the enforcement programs, then
+ * serves the control socket until SIGTERM or SIGINT.
+ *
+ * Requests are handled one at a time, in the order they arrive, by the
+ * do_* functions below, one per verb.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf_load.h"
+#include "ctl_server.h"
+#include "inode_find.h"
+#include "key.h"
+#include "lsm_check.h"
+#include "revoked_map.h"
+
+#ifndef REVOKE_VERSION
+#define REVOKE_VERSION "0.0.0"
+#endif
+
+struct daemon {
+	struct revoke_bpf rb;
+	time_t started;
+	char lsm[256];
+	const char *socket_path;
+	const char *proc;
+};
+
+static void resp_err(struct rbuf *resp, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void resp_err(struct rbuf *resp, int errnum, const char *fmt, ...)
+{
+	const char *name = strerrorname_np(errnum);
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rbuf_printf(resp, "err %s %s\n", name ? name : "EIO", msg);
+}
+
+static const char *const change_words[] = {
+	[REVOKE_ADDED] = "added",
+	[REVOKE_ALREADY] = "already",
+	[REVOKE_DELETED] = "deleted",
+	[REVOKE_ABSENT] = "absent",
+};
+
+static void resp_key(struct rbuf *resp, const struct revoke_key *key)
+{
+	rbuf_printf(resp, "dev=%u:%u ino=%llu\n", revoke_kdev_major(key->dev),
+		    revoke_kdev_minor(key->dev), (unsigned long long)key->ino);
+}
+
+static void list_sites(struct rbuf *out, const struct inode_site *sites,
+		       size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		rbuf_printf(out, "%s%u:%u (%s)", i ? ", " : "",
+			    revoke_kdev_major(sites[i].kdev),
+			    revoke_kdev_minor(sites[i].kdev), sites[i].example);
+}
+
+/*
+ * The filesystem of an "add INODE" without --dev: the one filesystem on
+ * which some process holds an inode of that number.
+ */
+static int resolve_dev(struct daemon *d, uint64_t ino, uint32_t *kdev,
+		       struct rbuf *resp)
+{
+	struct inode_site sites[REVOKE_FIND_MAX];
+	struct rbuf names = {};
+	size_t nr;
+	int err;
+
+	err = inode_find_sites(d->proc, ino, sites, REVOKE_FIND_MAX, &nr);
+	if (err) {
+		resp_err(resp, -err, "cannot walk %s to find inode %llu: %s",
+			 d->proc, (unsigned long long)ino, strerror(-err));
+		return err;
+	}
+	if (nr == 0) {
+		resp_err(resp, ENOENT,
+			 "inode %llu is not open or mapped by any process, so its "
+			 "filesystem is unknown; name it with --dev MAJ:MIN or "
+			 "revoke it by PATH", (unsigned long long)ino);
+		return -ENOENT;
+	}
+	if (nr > 1) {
+		list_sites(&names, sites, nr);
+		resp_err(resp, ENOTUNIQ,
+			 "inode %llu is in use on %zu filesystems: %s; choose one "
+			 "with --dev MAJ:MIN", (unsigned long long)ino, nr,
+			 names.failed ? "?" : names.data);
+		rbuf_free(&names);
+		return -ENOTUNIQ;
+	}
+	*kdev = sites[0].kdev;
+	return 0;
+}
+
+struct ino_match {
+	uint64_t ino;
+	struct revoke_key keys[REVOKE_FIND_MAX];
+	size_t nr;
+};
+
+static int match_ino(const struct revoke_key *key, const struct revoke_val *val,
+		     void *ctx)
+{
+	struct ino_match *m = ctx;
+
+	(void)val;
+	if (key->ino == m->ino && m->nr < REVOKE_FIND_MAX)
+		m->keys[m->nr++] = *key;
+	return 0;
+}
+
+/* The filesystem of a "del INODE" without --dev: the revoked entry's. */
+static int resolve_revoked_dev(struct daemon *d, uint64_t ino, uint32_t *kdev,
+			       struct rbuf *resp)
+{
+	struct ino_match m = { .ino = ino };
+	struct inode_site sites[REVOKE_FIND_MAX];
+	struct rbuf names = {};
+	size_t i;
+	int err;
+
+	err = revoked_map_for_each(&d->rb, match_ino, &m);
+	if (err) {
+		resp_err(resp, -err, "cannot read the revoked set: %s",
+			 strerror(-err));
+		return err;
+	}
+	if (m.nr == 0)
+		return -ENOENT;
+	if (m.nr > 1) {
+		for (i = 0; i < m.nr; i++) {
+			sites[i].kdev = m.keys[i].dev;
+			snprintf(sites[i].example, sizeof(sites[i].example),
+				 "revoked");
+		}
+		list_sites(&names, sites, m.nr);
+		resp_err(resp, ENOTUNIQ,
+			 "inode %llu is revoked on %zu filesystems: %s; choose one "
+			 "with --dev MAJ:MIN", (unsigned long long)ino, m.nr,
+			 names.failed ? "?" : names.data);
+		rbuf_free(&names);
+		return -ENOTUNIQ;
+	}
+	*kdev = m.keys[0].dev;
+	return 0;
+}
+
+static void log_change(const struct ctl_peer *peer, const char *verb,
+		       const struct revoke_key *key, enum revoke_change change)
+{
+	fprintf(stderr, "revoke-bpfd: %s dev=%u:%u ino=%llu by uid=%u pid=%d: %s\n",
+		verb, revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
+		(unsigned long long)key->ino, (unsigned int)peer->uid,
+		(int)peer->pid, change_words[change]);
+}
+
+static int do_add(struct daemon *d, const struct ctl_peer *peer,
+		  const struct revoke_req *req, struct rbuf *resp)
+{
+	struct revoke_key key = { .ino = req->ino };
+	enum revoke_change change;
+	int err;
+
+	if (req->has_dev)
+		revoke_kdev(req->major, req->minor, &key.dev);
+	else if (resolve_dev(d, req->ino, &key.dev, resp))
+		return -1;
+
+	err = revoked_map_add(&d->rb, &key, &change);
+	if (err == -ENOSPC) {
+		resp_err(resp, ENOSPC,
+			 "the revoked set is full (%u entries); del an entry, or "
+			 "unload and restart revoke-bpfd with a larger --max-entries",
+			 d->rb.max_entries);
+		return -1;
+	}
+	if (err) {
+		resp_err(resp, -err, "cannot update the revoked set: %s",
+			 strerror(-err));
+		return -1;
+	}
+	log_change(peer, "add", &key, change);
+	rbuf_printf(resp, "ok %s\n", change_words[change]);
+	resp_key(resp, &key);
+	return 0;
+}
+
+static int do_del(struct daemon *d, const struct ctl_peer *peer,
+		  const struct revoke_req *req, struct rbuf *resp)
+{
+	struct revoke_key key = { .ino = req->ino };
+	enum revoke_change change;
+	int err;
+
+	if (req->has_dev) {
+		revoke_kdev(req->major, req->minor, &key.dev);
+	} else {
+		err = resolve_revoked_dev(d, req->ino, &key.dev, resp);
+		if (err == -ENOENT) {
+			rbuf_printf(resp, "ok %s\n", change_words[REVOKE_ABSENT]);
+			rbuf_printf(resp, "ino=%llu\n", (unsigned long long)req->ino);
+			return 0;
+		}
+		if (err)
+			return -1;
+	}
+
+	err = revoked_map_del(&d->rb, &key, &change);
+	if (err) {
+		resp_err(resp, -err, "cannot update the revoked set: %s",
+			 strerror(-err));
+		return -1;
+	}
+	log_change(peer, "del", &key, change);
+	rbuf_printf(resp, "ok %s\n", change_words[change]);
+	resp_key(resp, &key);
+	return 0;
+}
+
+static int list_one(const struct revoke_key *key, const struct revoke_val *val,
+		    void *ctx)
+{
+	struct rbuf *resp = ctx;
+
+	rbuf_printf(resp, "dev=%u:%u ino=%llu revoked_at=%llu denials=%llu\n",
+		    revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
+		    (unsigned long long)key->ino,
+		    (unsigned long long)val->revoked_at,
+		    (unsigned long long)val->denials);
+	return 0;
+}
+
+static int do_list(struct daemon *d, const struct ctl_peer *peer,
+		   const struct revoke_req *req, struct rbuf *resp)
+{
+	struct rbuf body = {};
+	int err;
+
+	(void)peer;
+	(void)req;
+	err = revoked_map_for_each(&d->rb, list_one, &body);
+	if (err) {
+		rbuf_free(&body);
+		resp_err(resp, -err, "cannot read the revoked set: %s",
+			 strerror(-err));
+		return -1;
+	}
+	rbuf_printf(resp, "ok list\n");
+	if (body.len)
+		rbuf_printf(resp, "%.*s", (int)body.len, body.data);
+	resp->failed |= body.failed;
+	rbuf_free(&body);
+	return 0;
+}
+
+static int do_status(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	struct utsname uts;
+	uint64_t count = 0;
+
+	(void)peer;
+	(void)req;
+	uname(&uts);
+	revoked_map_count(&d->rb, &count);
+	rbuf_printf(resp, "ok status\n");
+	rbuf_printf(resp, "daemon_pid=%d\n", (int)getpid());
+	rbuf_printf(resp, "version=%s\n", REVOKE_VERSION);
+	rbuf_printf(resp, "uptime_s=%lld\n", (long long)(time(NULL) - d->started));
+	rbuf_printf(resp, "kernel=%s\n", uts.release);
+	rbuf_printf(resp, "lsm=%s\n", d->lsm);
+	rbuf_printf(resp, "bpf_lsm=%s\n",
+		    revoke_lsm_has_bpf(d->lsm) ? "active" : "inactive");
+	rbuf_printf(resp, "programs_attached=%d/%d\n",
+		    revoke_bpf_count_attached(d->rb.pin_dir), REVOKE_NR_PROGS);
+	rbuf_printf(resp, "pin_dir=%s\n", d->rb.pin_dir);
+	rbuf_printf(resp, "adopted=%s\n", d->rb.adopted ? "yes" : "no");
+	rbuf_printf(resp, "entries=%llu\n", (unsigned long long)count);
+	rbuf_printf(resp, "capacity=%u\n", d->rb.max_entries);
+	rbuf_printf(resp, "socket=%s\n", d->socket_path);
+	return 0;
+}
+
+typedef int (*verb_fn)(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct rbuf *resp);
+
+static const verb_fn verb_handlers[] = {
+	[REVOKE_VERB_ADD] = do_add,
+	[REVOKE_VERB_DEL] = do_del,
+	[REVOKE_VERB_LIST] = do_list,
+	[REVOKE_VERB_STATUS] = do_status,
+};
+
+static void handle_request(const struct ctl_peer *peer, const char *buf,
+			   size_t len, struct rbuf *resp, void *ctx)
+{
+	struct daemon *d = ctx;
+	struct revoke_req req;
+	const char *why = "";
+
+	if (revoke_req_parse(buf, len, &req, &why)) {
+		resp_err(resp, EINVAL, "bad request: %s", why);
+		return;
+	}
+	if (revoke_verb_changes_state(req.verb) && peer->uid != 0) {
+		resp_err(resp, EPERM,
+			 "only root may %s revocations (you are uid %u); "
+			 "run it with sudo", revoke_verb_name(req.verb),
+			 (unsigned int)peer->uid);
+		return;
+	}
+	verb_handlers[req.verb](d, peer, &req, resp);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: revoke-bpfd [OPTION]...\n"
+		"Load the revoke-bpf BPF LSM programs, pin them under %s so that\n"
+		"they keep enforcing without the daemon, and serve revoke-bpf(8)\n"
+		"requests on %s.  Runs in the foreground; ready once\n"
+		"'revoke-bpf status' succeeds.\n"
+		"\n"
+		"  --pin-dir DIR       pin directory on a BPF filesystem (default %s)\n"
+		"  --socket PATH       control socket (default %s)\n"
+		"  --max-entries N     capacity of the revoked set when it is created\n"
+		"                      (default %d; an adopted set keeps its size)\n"
+		"  --proc DIR          procfs to search for holders (default /proc)\n"
+		"  -v, --verbose       print libbpf's debug output\n"
+		"  -h, --help          show this help\n"
+		"  -V, --version       show the version\n",
+		REVOKE_PIN_DIR, REVOKE_SOCKET_PATH, REVOKE_PIN_DIR,
+		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT);
+}
+
+struct options {
+	const char *pin_dir;
+	const char *socket_path;
+	const char *proc;
+	uint32_t max_entries;
+	bool verbose;
+};
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "pin-dir", required_argument, NULL, 'p' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "max-entries", required_argument, NULL, 'm' },
+		{ "proc", required_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	uint64_t n;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->pin_dir = optarg;
+			break;
+		case 's':
+			o->socket_path = optarg;
+			break;
+		case 'P':
+			o->proc = optarg;
+			break;
+		case 'm':
+			if (revoke_parse_u64(optarg, &n) || n == 0 || n > UINT32_MAX) {
+				fprintf(stderr, "revoke-bpfd: --max-entries '%s' is not "
+					"a number from 1 to %u\n", optarg, UINT32_MAX);
+				return 2;
+			}
+			o->max_entries = (uint32_t)n;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("revoke-bpfd %s\n", REVOKE_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'revoke-bpfd --help' for more information.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "revoke-bpfd: unexpected argument '%s'; "
+			"try 'revoke-bpfd --help'\n", argv[optind]);
+		return 2;
+	}
+	return -1;
+}
+
+static int signal_fd(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+static int check_lsm(struct daemon *d)
+{
+	char advice[1024];
+	int err;
+
+	err = revoke_lsm_list(d->lsm, sizeof(d->lsm));
+	if (err) {
+		fprintf(stderr, "revoke-bpfd: cannot read %s: %s; mount securityfs "
+			"with 'mount -t securityfs none /sys/kernel/security'\n",
+			REVOKE_LSM_FILE, strerror(-err));
+		return err;
+	}
+	if (!revoke_lsm_has_bpf(d->lsm)) {
+		revoke_lsm_advice(d->lsm, advice, sizeof(advice));
+		fprintf(stderr, "revoke-bpfd: %s\n", advice);
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+static int serve(struct daemon *d, int lfd, int sfd)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = lfd, .events = POLLIN },
+		{ .fd = sfd, .events = POLLIN },
+	};
+	struct signalfd_siginfo si;
+
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (pfd[1].revents & POLLIN) {
+			if (read(sfd, &si, sizeof(si)) == sizeof(si) &&
+			    si.ssi_signo != SIGHUP) {
+				fprintf(stderr, "revoke-bpfd: %s, exiting; the pinned "
+					"programs keep enforcing\n",
+					strsignal((int)si.ssi_signo));
+				return 0;
+			}
+		}
+		if (pfd[0].revents & POLLIN)
+			ctl_serve_one(lfd, handle_request, d);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {
+		.pin_dir = REVOKE_PIN_DIR,
+		.socket_path = REVOKE_SOCKET_PATH,
+		.proc = "/proc",
+		.max_entries = REVOKE_MAX_ENTRIES_DEFAULT,
+	};
+	struct daemon d = { .started = time(NULL) };
+	char err[1024];
+	uint64_t count;
+	int ret, lfd, sfd;
+
+	ret = parse_options(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	d.socket_path = o.socket_path;
+	d.proc = o.proc;
+	if (geteuid() != 0) {
+		fprintf(stderr, "revoke-bpfd: must run as root (it loads BPF LSM "
+			"programs and reads every process's files)\n");
+		return 1;
+	}
+	if (check_lsm(&d))
+		return 1;
+	if (revoke_bpf_open(&d.rb, o.pin_dir, o.max_entries, o.verbose, err,
+			    sizeof(err))) {
+		fprintf(stderr, "revoke-bpfd: %s\n", err);
+		return 1;
+	}
+	ret = revoked_map_sync(&d.rb, &count);
+	if (ret) {
+		fprintf(stderr, "revoke-bpfd: cannot read the revoked set: %s\n",
+			strerror(-ret));
+		goto out_bpf;
+	}
+	sfd = signal_fd();
+	if (sfd < 0) {
+		fprintf(stderr, "revoke-bpfd: signalfd: %s\n", strerror(errno));
+		ret = 1;
+		goto out_bpf;
+	}
+	lfd = ctl_listen(o.socket_path, err, sizeof(err));
+	if (lfd < 0) {
+		fprintf(stderr, "revoke-bpfd: %s\n", err);
+		ret = 1;
+		goto out_sig;
+	}
+	fprintf(stderr, "revoke-bpfd: ready: %s %d programs under %s, %llu of %u "
+		"entries revoked, listening on %s\n",
+		d.rb.adopted ? "adopted" : "attached",
+		revoke_bpf_count_attached(o.pin_dir), o.pin_dir,
+		(unsigned long long)count, d.rb.max_entries, o.socket_path);
+	ret = serve(&d, lfd, sfd) ? 1 : 0;
+	close(lfd);
+	unlink(o.socket_path);
+out_sig:
+	close(sfd);
+out_bpf:
+	revoke_bpf_close(&d.rb);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * revoked_map.c - changes to the revoked set.
+ *
+ * revoke_state.nr_revoked must never be zero while the map has entries:
+ * the programs skip the lookup when it is.  So an entry is counted before
+ * add returns, and the counter is recomputed from the map itself whenever
+ * the daemon starts, so it is right even after a crash.
+ */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include <bpf/bpf.h>
+
+#include "revoked_map.h"
+
+static int write_count(struct revoke_bpf *rb, uint64_t count)
+{
+	struct revoke_state st = { .nr_revoked = count };
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(rb->state_fd, &zero, &st, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+static int read_count(struct revoke_bpf *rb, uint64_t *count)
+{
+	struct revoke_state st;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st))
+		return -errno;
+	*count = st.nr_revoked;
+	return 0;
+}
+
+static int count_one(const struct revoke_key *key, const struct revoke_val *val,
+		     void *ctx)
+{
+	(void)key;
+	(void)val;
+	(*(uint64_t *)ctx)++;
+	return 0;
+}
+
+/**
+ * revoked_map_count() - number of entries in the revoked set
+ * @rb: the daemon's handles
+ * @count: result
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_count(struct revoke_bpf *rb, uint64_t *count)
+{
+	*count = 0;
+	return revoked_map_for_each(rb, count_one, count);
+}
+
+/**
+ * revoked_map_sync() - recompute the fast-path counter from the map
+ * @rb: the daemon's handles
+ * @count: number of revoked entries
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_sync(struct revoke_bpf *rb, uint64_t *count)
+{
+	int err;
+
+	err = revoked_map_count(rb, count);
+	if (!err)
+		err = write_count(rb, *count);
+	return err;
+}
+
+/**
+ * revoked_map_add() - revoke one inode
+ * @rb: the daemon's handles
+ * @key: the inode
+ * @change: REVOKE_ADDED, or REVOKE_ALREADY if it was revoked before
+ *
+ * Return: 0, -ENOSPC if the map is full, or another negative errno.  On
+ * error the set is unchanged.
+ */
+int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,
+		    enum revoke_change *change)
+{
+	struct revoke_val val = { .revoked_at = (uint64_t)time(NULL) };
+	uint64_t count = 0;
+	int err;
+
+	if (bpf_map_update_elem(rb->revoked_fd, key, &val, BPF_NOEXIST)) {
+		err = -errno;
+		if (err == -EEXIST) {
+			*change = REVOKE_ALREADY;
+			return 0;
+		}
+		return err == -E2BIG ? -ENOSPC : err;
+	}
+	err = read_count(rb, &count);
+	if (!err)
+		err = write_count(rb, count + 1);
+	if (err) {
+		bpf_map_delete_elem(rb->revoked_fd, key);
+		return err;
+	}
+	*change = REVOKE_ADDED;
+	return 0;
+}
+
+/**
+ * revoked_map_del() - lift the revocation of one inode
+ * @rb: the daemon's handles
+ * @key: the inode
+ * @change: REVOKE_DELETED, or REVOKE_ABSENT if it was not revoked
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
+		    enum revoke_change *change)
+{
+	uint64_t count = 0;
+	int err;
+
+	if (bpf_map_delete_elem(rb->revoked_fd, key)) {
+		err = -errno;
+		if (err == -ENOENT) {
+			*change = REVOKE_ABSENT;
+			return 0;
+		}
+		return err;
+	}
+	*change = REVOKE_DELETED;
+	err = read_count(rb, &count);
+	if (!err && count > 0)
+		err = write_count(rb, count - 1);
+	return err;
+}
+
+/**
+ * revoked_map_for_each() - call @fn for every revoked entry
+ * @rb: the daemon's handles
+ * @fn: callback; a non-zero return stops the walk and is returned
+ * @ctx: passed to @fn
+ *
+ * Return: 0, @fn's non-zero value, or a negative errno.
+ */
+int revoked_map_for_each(struct revoke_bpf *rb, revoked_map_fn fn, void *ctx)
+{
+	struct revoke_key key, next;
+	struct revoke_val val;
+	void *prev = NULL;
+	int err;
+
+	while (!bpf_map_get_next_key(rb->revoked_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(rb->revoked_fd, &key, &val)) {
+			if (errno == ENOENT)
+				continue;
+			return -errno;
+		}
+		err = fn(&key, &val, ctx);
+		if (err)
+			return err;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * revoked_map.h - the revoked set as the daemon sees it: add, delete,
+ * look up and walk entries of the BPF map, keeping the programs' fast-path
+ * counter in step.
+ */
+#ifndef REVOKE_REVOKED_MAP_H
+#define REVOKE_REVOKED_MAP_H
+
+#include <stdint.h>
+
+#include "bpf_load.h"
+#include "revoke_bpf.h"
+
+enum revoke_change {
+	REVOKE_ADDED,
+	REVOKE_ALREADY,
+	REVOKE_DELETED,
+	REVOKE_ABSENT,
+};
+
+typedef int (*revoked_map_fn)(const struct revoke_key *key,
+			      const struct revoke_val *val, void *ctx);
+
+int revoked_map_count(struct revoke_bpf *rb, uint64_t *count);
+int revoked_map_sync(struct revoke_bpf *rb, uint64_t *count);
+int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,
+		    enum revoke_change *change);
+int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
+		    enum revoke_change *change);
+int revoked_map_for_each(struct revoke_bpf *rb, revoked_map_fn fn, void *ctx);
+
+#endif /* REVOKE_REVOKED_MAP_H */
