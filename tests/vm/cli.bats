@@ -1,0 +1,231 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# revoke-bpf and revoke-bpfd against the real kernel: answers, errors,
+# authentication, and state that stays unchanged on bad input.
+
+load lib
+
+setup_file() {
+	unload_all
+	start_daemon
+}
+
+teardown_file() {
+	unload_all
+}
+
+setup() {
+	F=$(new_file)
+	BEFORE=$(revoke-bpf list --json)
+}
+
+teardown() {
+	revoke-bpf del "$F" >/dev/null 2>&1 || true
+}
+
+# The revoked set must be what it was when the test started.
+state_unchanged() {
+	[ "$(revoke-bpf list --json)" = "$BEFORE" ]
+}
+
+@test "status reports BPF LSM active and all four programs attached" {
+	run revoke-bpf status
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf_lsm            active"* ]]
+	[[ $output == *"programs_attached  4/4"* ]]
+	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
+}
+
+@test "the programs and maps are pinned under /sys/fs/bpf/revoke-bpf" {
+	run ls /sys/fs/bpf/revoke-bpf
+	expect_lines revoke_file_ioctl revoke_file_open revoke_file_permission \
+		revoke_mmap_file revoke_state revoked
+}
+
+@test "add PATH says what it revoked" {
+	run revoke-bpf add "$F"
+	[ "$status" -eq 0 ]
+	expect_lines "$F: revoked (dev $(devof /tmp) ino $(stat -c %i "$F"))"
+}
+
+@test "add of an already revoked inode is harmless and says so" {
+	revoke "$F"
+	local after_first
+	after_first=$(revoke-bpf list --json)
+	run revoke-bpf add "$F"
+	[ "$status" -eq 0 ]
+	[[ $output == "$F: already revoked (dev "* ]]
+	[ "$(revoke-bpf list --json)" = "$after_first" ]
+}
+
+@test "del of an inode that is not revoked is harmless and says so" {
+	run revoke-bpf del "$F"
+	[ "$status" -eq 0 ]
+	[[ $output == "$F: was not revoked (dev "* ]]
+	state_unchanged
+}
+
+@test "add INODE --dev MAJ:MIN revokes that filesystem's inode" {
+	run revoke-bpf add "$(stat -c %i "$F")" --dev "$(devof /tmp)"
+	[ "$status" -eq 0 ]
+	[[ $output == "inode $(stat -c %i "$F") on $(devof /tmp): revoked" ]]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "add INODE finds the filesystem when exactly one holds it open" {
+	mkdir -p /mnt/uniq && mount -t tmpfs u /mnt/uniq
+	# push this tmpfs's inode numbers past every inode held anywhere
+	local max i
+	max=$(stat -L -c %i /proc/[0-9]*/fd/* 2>/dev/null | sort -n | tail -n1)
+	for ((i = 0; i <= max; i++)); do : > /mnt/uniq/$i; done
+	echo u > /mnt/uniq/f
+	exec 7< /mnt/uniq/f
+	local ino
+	ino=$(stat -c %i /mnt/uniq/f)
+	run revoke-bpf add "$ino"
+	[ "$status" -eq 0 ]
+	expect_lines "inode $ino on $(devof /mnt/uniq): revoked"
+	run cat /mnt/uniq/f
+	[[ $output == *"Input/output error"* ]]
+	exec 7<&-
+	revoke-bpf del "$ino" >/dev/null
+	umount /mnt/uniq
+}
+
+@test "add INODE held on two filesystems is an error that lists both" {
+	mkdir -p /mnt/d1 /mnt/d2
+	mount -t tmpfs d1 /mnt/d1
+	mount -t tmpfs d2 /mnt/d2
+	echo 1 > /mnt/d1/f
+	echo 2 > /mnt/d2/f
+	exec 7< /mnt/d1/f 8< /mnt/d2/f
+	local ino
+	ino=$(stat -c %i /mnt/d1/f)
+	run revoke-bpf add "$ino"
+	exec 7<&- 8<&-
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "revoke-bpf: add: inode $ino is in use on "*" filesystems: "* ]]
+	[[ $output == *"$(devof /mnt/d1) (/mnt/d1/f)"* ]]
+	[[ $output == *"$(devof /mnt/d2) (/mnt/d2/f)"* ]]
+	[[ $output == *"choose one with --dev MAJ:MIN" ]]
+	umount /mnt/d1 /mnt/d2
+	state_unchanged
+}
+
+@test "add INODE that no process holds is an error that says to use --dev" {
+	run revoke-bpf add 987654321
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: inode 987654321 is not open or mapped by any process, so its filesystem is unknown; name it with --dev MAJ:MIN or revoke it by PATH"
+	state_unchanged
+}
+
+@test "add of a missing path fails and changes nothing" {
+	run revoke-bpf add /tmp/no-such-file
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: cannot stat '/tmp/no-such-file': No such file or directory"
+	state_unchanged
+}
+
+@test "add of a non-number, a negative and an out-of-range inode fail and change nothing" {
+	run revoke-bpf add 12x
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: cannot stat '12x': No such file or directory"
+	run revoke-bpf add -5
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: invalid inode '-5': not a positive integer"
+	run revoke-bpf add 18446744073709551616 --dev 0:1
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: invalid inode '18446744073709551616': out of range (at most 18446744073709551615)"
+	state_unchanged
+}
+
+@test "a directory is refused" {
+	run revoke-bpf add /tmp
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: '/tmp' is a directory; revoke-bpf revokes files and devices, not directories"
+	state_unchanged
+}
+
+@test "a full revoked set is a clear error and changes nothing" {
+	local sock=/run/revoke-bpf-small.sock pins=/sys/fs/bpf/revoke-small
+	revoke-bpfd --max-entries 2 --pin-dir $pins --socket $sock >>"$DAEMON_LOG" 2>&1 &
+	local pid=$!
+	for i in $(seq 1 100); do revoke-bpf --socket $sock status >/dev/null 2>&1 && break; sleep 0.1; done
+	local a b c
+	a=$(new_file); b=$(new_file); c=$(new_file)
+	revoke-bpf --socket $sock add "$a" >/dev/null
+	revoke-bpf --socket $sock add "$b" >/dev/null
+	local full
+	full=$(revoke-bpf --socket $sock list --json)
+	run revoke-bpf --socket $sock add "$c"
+	kill $pid; wait $pid || true
+	rm -rf $pins
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: the revoked set is full (2 entries); del an entry, or unload and restart revoke-bpfd with a larger --max-entries"
+	run revoke-bpf --socket $sock list --json
+	[ "$status" -eq 1 ]
+	[[ $full == *"$(stat -c %i "$a")"* && $full == *"$(stat -c %i "$b")"* ]]
+	[[ $full != *"\"ino\":$(stat -c %i "$c"),"* ]]
+}
+
+@test "a user other than root may list and status but not add or del" {
+	revoke "$F"
+	run "$ASUSER" 65534 revoke-bpf list
+	[ "$status" -eq 0 ]
+	[[ $output == *"$(stat -c %i "$F")"* ]]
+	run "$ASUSER" 65534 revoke-bpf status
+	[ "$status" -eq 0 ]
+	run "$ASUSER" 65534 revoke-bpf del "$F"
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: del: only root may del revocations (you are uid 65534); run it with sudo"
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "malformed requests on the socket get an error line and the daemon lives on" {
+	local req
+	for req in "" "hello" "revoke-bpf/2 list" "revoke-bpf/1 frob" \
+		"revoke-bpf/1 add" "revoke-bpf/1 add ino=-1" "revoke-bpf/1 add ino=1 dev=1" \
+		"revoke-bpf/1 add ino=18446744073709551616" "revoke-bpf/1 list ino=3" \
+		"revoke-bpf/1 add ino=1 ino=2" $'revoke-bpf/1 \xff\xfe'; do
+		run bash -c 'printf "%s\n" "$1" | "$2" /run/revoke-bpf/control.sock' _ "$req" "$CTLSEND"
+		[[ $output == "err EINVAL bad request: "* ]] || { echo "request '$req' got '$output'"; false; }
+	done
+	run bash -c 'head -c 10000 /dev/zero | tr "\0" a | "$1" /run/revoke-bpf/control.sock' _ "$CTLSEND"
+	expect_lines "err EINVAL request too long (limit 4096 bytes)"
+	revoke-bpf status >/dev/null
+	state_unchanged
+}
+
+@test "enforcement outlives the daemon, and a restarted daemon adopts it" {
+	revoke "$F"
+	local n
+	n=$(revoke-bpf list | tail -n +2 | wc -l)
+	stop_daemon KILL
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	start_daemon
+	run revoke-bpf status
+	[[ $output == *"adopted            yes"* ]]
+	[[ $output == *"entries            $n"* ]]
+	run revoke-bpf list --json
+	[[ $output == *"\"ino\":$(stat -c %i "$F"),"* ]]
+}
+
+@test "the CLI says so when the daemon is not running" {
+	stop_daemon
+	run revoke-bpf list
+	start_daemon
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: list: cannot reach revoke-bpfd at /run/revoke-bpf/control.sock (No such file or directory); is it running? start it with 'revoke-bpfd' as root"
+}
+
+@test "a second daemon refuses to take over the socket" {
+	run revoke-bpfd
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpfd: another revoke-bpfd is already serving /run/revoke-bpf/control.sock; stop it first"
+	revoke-bpf status >/dev/null
+}

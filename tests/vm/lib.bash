@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers shared by the guest's BATS suites.  Sourced by each *.bats file.
+
+REPO=$(cd "$(dirname "${BATS_TEST_FILENAME}")/../.." && pwd)
+PROBE=$REPO/build/tests/probe
+ASUSER=$REPO/build/tests/asuser
+CTLSEND=$REPO/build/tests/ctlsend
+DAEMON_LOG=/tmp/revoke-bpfd.log
+
+# start_daemon [ARGS...]: start revoke-bpfd and wait until it answers.
+start_daemon() {
+	revoke-bpfd "$@" >>"$DAEMON_LOG" 2>&1 &
+	echo $! > /tmp/revoke-bpfd.pid
+	disown
+	local i
+	for i in $(seq 1 100); do
+		revoke-bpf status >/dev/null 2>&1 && return 0
+		kill -0 "$(cat /tmp/revoke-bpfd.pid)" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "revoke-bpfd did not become ready:" >&2
+	cat "$DAEMON_LOG" >&2
+	return 1
+}
+
+# stop_daemon [SIGNAL]: stop it, leaving the pins (and enforcement) in place.
+stop_daemon() {
+	local pid
+	pid=$(cat /tmp/revoke-bpfd.pid 2>/dev/null) || return 0
+	kill "-${1:-TERM}" "$pid" 2>/dev/null || true
+	while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+	rm -f /tmp/revoke-bpfd.pid
+}
+
+# unload_all: lift every revocation by removing the pins (the daemon is stopped).
+unload_all() {
+	stop_daemon
+	rm -rf /sys/fs/bpf/revoke-bpf
+}
+
+# new_file [DIR]: create a fresh file with some content and print its path.
+new_file() {
+	local f
+	f=$(mktemp "${1:-/tmp}/revoke.XXXXXX")
+	echo "some content" > "$f"
+	echo "$f"
+}
+
+# revoke PATH: revoke it, quietly, failing the test if that fails.
+revoke() {
+	revoke-bpf add "$1" >/dev/null
+}
+
+# expect_lines EXPECTED...: $output must be exactly these lines.
+expect_lines() {
+	local expected
+	expected=$(printf '%s\n' "$@")
+	if [ "$output" != "$expected" ]; then
+		echo "expected:"; printf '  %s\n' "$@"
+		echo "got:"; printf '%s\n' "$output" | sed 's/^/  /'
+		return 1
+	fi
+}
+
+# devof PATH: the MAJ:MIN of the filesystem PATH is on, decoded here from
+# stat's st_dev with glibc's layout, independently of revoke-bpf's code.
+devof() {
+	local d
+	d=$(stat -c %d "$1")
+	echo "$(( (d >> 8 & 0xfff) | (d >> 32 & ~0xfff) )):$(( (d & 0xff) | (d >> 12 & ~0xff) ))"
+}
