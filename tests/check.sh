@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/check.sh - run every test and end with "N passed, N failed".
+#
+#   1. C unit tests (build/tests/test_*), on the host
+#   2. BATS suites in tests/host, on the host (CLI, harness)
+#   3. BATS suites in tests/vm, inside the guest (tests/vm/run)
+#
+# Every suite speaks TAP; its "ok" and "not ok" lines are tallied.  A
+# suite that dies without a plan counts as a failure.
+set -uo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO" || exit 1
+passed=0 failed=0
+
+# tally NAME COMMAND...: run a TAP producer, echo it, count its results.
+tally() {
+	local name=$1 out rc p f
+	shift
+	echo "== $name"
+	out=$(mktemp)
+	"$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -c '^ok ' "$out")
+	f=$(grep -c '^not ok ' "$out")
+	if ! grep -q '^1\.\.[0-9]' "$out" || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
+		echo "not ok - $name exited with status $rc"
+		f=$((f + 1))
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	rm -f "$out"
+}
+
+for t in build/tests/test_*; do
+	[ -x "$t" ] && [ "${t%.d}" = "$t" ] && tally "unit: ${t##*/}" "$t"
+done
+tally "host: tests/host" bats --tap tests/host
+tally "vm: tests/vm" tests/vm/run --module loop --module ext4 \
+	--module crc32c_generic --file /usr/sbin/mke2fs -- \
+	bats --tap "$REPO/tests/vm"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# tests/deps.sh - install, from Debian's packages, whatever building and
+# testing revoke-bpf needs and this machine lacks.  Does nothing when all
+# is there.
+set -euo pipefail
+
+PACKAGES=(
+	make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
+	bats qemu-system-x86 busybox-static cpio e2fsprogs
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "tests/deps.sh: missing packages: ${missing[*]}; install them with" \
+		"'sudo apt-get install ${missing[*]}' or run 'make deps' as root" >&2
+	exit 1
+fi
+echo "tests/deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,70 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# tests/vm/run itself: it boots, relays, and fails loudly and distinctly.
+
+setup() {
+	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
+	RUN=$REPO/tests/vm/run
+}
+
+@test "the generic guest has bpf in its LSM list" {
+	run "$RUN" -- sh -c 'cat /sys/kernel/security/lsm'
+	[ "$status" -eq 0 ]
+	[[ ",$output," == *",bpf,"* ]]
+}
+
+@test "the cloud guest boots with bpf in its LSM list" {
+	run "$RUN" --kernel cloud -- sh -c 'cat /sys/kernel/security/lsm'
+	[ "$status" -eq 0 ]
+	[[ ",$output," == *",bpf,"* ]]
+}
+
+@test "the command's exit status and output are relayed" {
+	run "$RUN" -- sh -c 'echo out; echo err >&2; exit 7'
+	[ "$status" -eq 7 ]
+	[ "$output" = $'out\nerr' ]
+}
+
+@test "a --file script runs at its own path against the installed build" {
+	local script=$BATS_TEST_TMPDIR/myscript.sh
+	printf '#!/bin/bash\necho "$0"; revoke-bpfd --version; command -v revoke-bpf\n' > "$script"
+	chmod +x "$script"
+	run "$RUN" --file "$script" -- "$script"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$script" ]
+	[[ ${lines[1]} =~ ^revoke-bpfd\ [0-9] ]]
+	[ "${lines[2]}" = /usr/local/bin/revoke-bpf ]
+}
+
+@test "proc, sys, devtmpfs, securityfs, bpffs and tmpfs are mounted" {
+	run "$RUN" -- sh -c 'awk "{print \$3, \$2}" /proc/mounts | sort'
+	[ "$status" -eq 0 ]
+	[[ $output == *"bpf /sys/fs/bpf"* && $output == *"devtmpfs /dev"* ]]
+	[[ $output == *"proc /proc"* && $output == *"securityfs /sys/kernel/security"* ]]
+	[[ $output == *"sysfs /sys"* && $output == *"tmpfs /tmp"* ]]
+}
+
+@test "a guest without BPF LSM is reported with exit 92" {
+	REVOKE_VM_APPEND=lsm=capability run "$RUN" -- true
+	[ "$status" -eq 92 ]
+	[[ $output == "tests/vm/run: BPF LSM is not active in the guest (lsm list: lockdown,capability)"* ]]
+}
+
+@test "a time limit that passes is reported with exit 93" {
+	run "$RUN" --timeout 1 -- true
+	[ "$status" -eq 93 ]
+	[[ $output == *"tests/vm/run: time limit of 1s passed"* ]]
+}
+
+@test "an unknown kernel flavour is refused" {
+	run "$RUN" --kernel nosuch -- true
+	[ "$status" -eq 2 ]
+	[ "$output" = "tests/vm/run: unknown kernel flavour 'nosuch' (expected generic or cloud)" ]
+}
+
+@test "a --file that does not exist is reported with exit 94" {
+	run "$RUN" --file /no/such/file -- true
+	[ "$status" -eq 94 ]
+	[[ $output == *"tests/vm/run: --file /no/such/file does not exist"* ]]
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for src/ctl_proto.c: the control socket's wire format. */
+#include <errno.h>
+#include <string.h>
+
+#include "ctl_proto.h"
+#include "tap.h"
+
+static int parse(const char *s, struct revoke_req *req, const char **why)
+{
+	return revoke_req_parse(s, strlen(s), req, why);
+}
+
+static void test_roundtrip(void)
+{
+	struct revoke_req in = {
+		.verb = REVOKE_VERB_ADD, .has_ino = true, .ino = 12,
+		.has_dev = true, .major = 7, .minor = 0,
+	};
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[128];
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format writes the documented line",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 add ino=12 dev=7:0\n"));
+	CHECK("format then parse gives the request back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.verb == REVOKE_VERB_ADD && out.has_ino && out.ino == 12 &&
+	      out.has_dev && out.major == 7 && out.minor == 0);
+	CHECK("format refuses a buffer too small",
+	      revoke_req_format(&in, buf, 10) == -ENOSPC);
+}
+
+static void test_accepts(void)
+{
+	struct revoke_req r;
+	const char *why;
+
+	CHECK("list with no fields",
+	      parse("revoke-bpf/1 list\n", &r, &why) == 0 && r.verb == REVOKE_VERB_LIST);
+	CHECK("status with no fields",
+	      parse("revoke-bpf/1 status\n", &r, &why) == 0 && r.verb == REVOKE_VERB_STATUS);
+	CHECK("del with ino only",
+	      parse("revoke-bpf/1 del ino=5\n", &r, &why) == 0 && !r.has_dev);
+	CHECK("fields in any order",
+	      parse("revoke-bpf/1 add dev=0:22 ino=5\n", &r, &why) == 0 &&
+	      r.minor == 22 && r.ino == 5);
+}
+
+static void test_rejects(void)
+{
+	static const struct {
+		const char *req;
+		const char *why;
+	} bad[] = {
+		{ "", "empty request" },
+		{ "revoke-bpf/1 list", "request is not exactly one line" },
+		{ "revoke-bpf/1 list\nrevoke-bpf/1 list\n", "request is not exactly one line" },
+		{ "revoke-bpf/2 list\n", "unknown protocol version (expected revoke-bpf/1)" },
+		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
+		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list or status)" },
+		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list or status)" },
+		{ "revoke-bpf/1 add\n", "missing field ino" },
+		{ "revoke-bpf/1 add ino=0\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=-1\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=18446744073709551616\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=1 ino=2\n", "field ino given twice" },
+		{ "revoke-bpf/1 add ino=1 dev=8\n", "dev is not MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add ino=1 dev=4096:0\n", "dev is not MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add ino=1 dev=1:1 dev=1:1\n", "field dev given twice" },
+		{ "revoke-bpf/1 add ino=1 uid=0\n", "unknown field" },
+		{ "revoke-bpf/1 add ino=1  dev=1:1\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add ino=1 \n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add =1\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add \xff\xfe\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 list ino=3\n", "this verb takes no fields" },
+	};
+	struct revoke_req r;
+	const char *why;
+	char name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		snprintf(name, sizeof(name), "rejects '%.40s' as: %s", bad[i].req,
+			 bad[i].why);
+		for (char *p = name; *p; p++)
+			if (*p == '\n')
+				*p = '|';
+		CHECK(name, parse(bad[i].req, &r, &why) == -EINVAL && why &&
+		      !strcmp(why, bad[i].why));
+	}
+	CHECK("rejects a NUL byte",
+	      revoke_req_parse("revoke-bpf/1 li\0t\n", 18, &r, &why) == -EINVAL &&
+	      !strcmp(why, "request contains a NUL byte"));
+	char big[REVOKE_REQ_MAX + 2];
+
+	memset(big, 'a', sizeof(big));
+	CHECK("rejects a request past the size limit",
+	      revoke_req_parse(big, sizeof(big), &r, &why) == -EINVAL &&
+	      !strcmp(why, "request too long"));
+}
+
+static void test_kv(void)
+{
+	char line[] = "dev=0:22 ino=3 denials=7";
+	char *cursor = line, *key, *val;
+	char buf[16];
+	int n = 0;
+
+	while ((val = revoke_kv_next(&cursor, &key)))
+		n++;
+	CHECK("kv_next walks three fields", n == 3 && cursor == NULL);
+	CHECK("kv_get finds a middle field",
+	      revoke_kv_get("dev=0:22 ino=3 denials=7", "ino", buf, sizeof(buf)) &&
+	      !strcmp(buf, "3"));
+	CHECK("kv_get does not match a key's prefix",
+	      !revoke_kv_get("inode=3", "ino", buf, sizeof(buf)));
+}
+
+static void test_rbuf(void)
+{
+	struct rbuf b = {};
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		rbuf_printf(&b, "line %d\n", i);
+	CHECK("rbuf grows past its first allocation",
+	      !b.failed && b.len > 4096 && !strncmp(b.data + b.len - 10, "line 9999\n", 10));
+	rbuf_free(&b);
+}
+
+int main(void)
+{
+	test_roundtrip();
+	test_accepts();
+	test_rejects();
+	test_kv();
+	test_rbuf();
+	return tap_done();
+}
