@@ -9,22 +9,6 @@
 
 #include "ctl_client.h"
 
-static int send_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int recv_all(int fd, struct rbuf *resp)
 {
 	char chunk[8192];
@@ -90,7 +74,7 @@ int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
 			 path, strerror(errno));
 		goto out;
 	}
-	ret = send_all(fd, line, (size_t)n);
+	ret = ctl_send_all(fd, line, (size_t)n);
 	if (!ret)
 		ret = recv_all(fd, resp);
 	if (ret)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "ctl_proto.h"
 #include "key.h"
@@ -269,4 +270,28 @@ void rbuf_free(struct rbuf *b)
 {
 	free(b->data);
 	memset(b, 0, sizeof(*b));
+}
+
+/**
+ * ctl_send_all() - write all of @len bytes to a stream socket
+ * @fd: the socket
+ * @p: the bytes
+ * @len: their number
+ *
+ * Never raises SIGPIPE.  Return: 0, or a negative errno.
+ */
+int ctl_send_all(int fd, const char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

@@ -65,6 +65,8 @@ void rbuf_printf(struct rbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rbuf_free(struct rbuf *b);
 
+int ctl_send_all(int fd, const char *p, size_t len);
+
 char *revoke_kv_next(char **cursor, char **key);
 const char *revoke_kv_get(const char *line, const char *key, char *buf,
 			  size_t len);

@@ -136,21 +136,6 @@ static ssize_t read_request(int fd, char *buf, size_t cap)
 	return -E2BIG;
 }
 
-static void write_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		p += n;
-		len -= (size_t)n;
-	}
-}
-
 /**
  * ctl_serve_one() - serve one pending connection, if there is one
  * @lfd: the listening socket from ctl_listen()
@@ -196,7 +181,7 @@ reply:
 		rbuf_printf(&resp, "err ENOMEM response too large\n");
 	}
 	if (resp.len)
-		write_all(fd, resp.data, resp.len);
+		ctl_send_all(fd, resp.data, resp.len);
 out:
 	rbuf_free(&resp);
 	close(fd);

@@ -68,3 +68,20 @@ setup() {
 	[ "$status" -eq 94 ]
 	[[ $output == *"tests/vm/run: --file /no/such/file does not exist"* ]]
 }
+
+@test "a kernel that cannot be fetched is reported with exit 90" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 100\n' > "$BATS_TEST_TMPDIR/bin/apt-get"
+	printf '#!/bin/sh\nexit 0\n' > "$BATS_TEST_TMPDIR/bin/apt-cache"
+	chmod +x "$BATS_TEST_TMPDIR"/bin/*
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH REVOKE_VM_CACHE=$BATS_TEST_TMPDIR/cache \
+		run "$RUN" -- true
+	[ "$status" -eq 90 ]
+	[ "$output" = "tests/vm/run: cannot fetch the guest kernel: apt-cache knows no package that linux-image-amd64 depends on (run apt-get update)" ]
+}
+
+@test "a guest that does not boot is reported with exit 91" {
+	REVOKE_VM_APPEND=rdinit=/no/such/init run "$RUN" -- true
+	[ "$status" -eq 91 ]
+	[[ ${lines[-1]} == "tests/vm/run: the guest did not boot (kernel "* ]]
+}
