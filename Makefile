@@ -35,7 +35,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 DAEMON_OBJS := daemon bpf_load revoked_map ctl_server ctl_proto key \
-	       lsm_check inode_find
+	       lsm_check inode_find events
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))

@@ -5,7 +5,9 @@
  *
  * An inode is revoked while its (filesystem device, inode number) is a key
  * of the "revoked" hash map.  revoke-bpfd fills the map; these programs
- * only read it (and count denials).
+ * read it, count denials, report each one through a ring buffer, and drop
+ * the entry of an inode that is deleted and freed (so that a new file
+ * that reuses the number is not denied).
  *
  * Each hook first honours an earlier LSM's verdict (a non-zero @ret is
  * returned unchanged), then takes the fast path: while the revoked set is
@@ -18,6 +20,8 @@
 #include "revoke_bpf.h"
 
 #define EIO 5
+#define MAY_WRITE 0x2
+#define MAY_READ 0x4
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -36,43 +40,86 @@ struct {
 	__type(value, struct revoke_state);
 } revoke_state SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, REVOKE_EVENTS_BYTES);
+} revoke_events SEC(".maps");
+
+static __always_inline struct revoke_state *state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&revoke_state, &zero);
+}
+
+static __always_inline void inode_key(struct inode *inode,
+				      struct revoke_key *key)
+{
+	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	key->ino = BPF_CORE_READ(inode, i_ino);
+}
+
+static __always_inline void report(struct revoke_state *st,
+				   const struct revoke_key *key, __u32 hook,
+				   __u32 op, __u64 arg)
+{
+	struct revoke_event *ev;
+
+	ev = bpf_ringbuf_reserve(&revoke_events, sizeof(*ev), 0);
+	if (!ev) {
+		__sync_fetch_and_add(&st->events_lost, 1);
+		return;
+	}
+	ev->ts_ns = bpf_ktime_get_ns();
+	ev->pid = (__u32)bpf_get_current_pid_tgid();
+	ev->tgid = bpf_get_current_pid_tgid() >> 32;
+	ev->uid = (__u32)bpf_get_current_uid_gid();
+	ev->dev = key->dev;
+	ev->ino = key->ino;
+	ev->hook = hook;
+	ev->op = op;
+	ev->arg = arg;
+	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
+	bpf_ringbuf_submit(ev, 0);
+}
+
 /*
  * Return -EIO if @file's inode is revoked, else 0.  @file may be NULL
  * (anonymous mmap).
  */
-static __always_inline int check_file(struct file *file)
+static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
+				      __u64 arg)
 {
-	struct revoke_state *st;
+	struct revoke_state *st = state();
 	struct revoke_key key = {};
 	struct revoke_val *val;
 	struct inode *inode;
-	__u32 zero = 0;
 
-	st = bpf_map_lookup_elem(&revoke_state, &zero);
 	if (!st || !st->nr_revoked)
 		return 0;
 	if (!file)
 		return 0;
-
 	inode = BPF_CORE_READ(file, f_inode);
 	if (!inode)
 		return 0;
-	key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	key.ino = BPF_CORE_READ(inode, i_ino);
-
+	inode_key(inode, &key);
 	val = bpf_map_lookup_elem(&revoked, &key);
 	if (!val)
 		return 0;
 	__sync_fetch_and_add(&val->denials, 1);
+	report(st, &key, hook, op, arg);
 	return -EIO;
 }
 
 SEC("lsm/file_permission")
 int BPF_PROG(revoke_file_permission, struct file *file, int mask, int ret)
 {
+	__u32 op = mask & MAY_WRITE ? REVOKE_OP_WRITE :
+		   mask & MAY_READ ? REVOKE_OP_READ : REVOKE_OP_OTHER;
+
 	if (ret)
 		return ret;
-	return check_file(file);
+	return check_file(file, REVOKE_HOOK_FILE_PERMISSION, op, (__u32)mask);
 }
 
 SEC("lsm/mmap_file")
@@ -81,7 +128,7 @@ int BPF_PROG(revoke_mmap_file, struct file *file, unsigned long reqprot,
 {
 	if (ret)
 		return ret;
-	return check_file(file);
+	return check_file(file, REVOKE_HOOK_MMAP_FILE, REVOKE_OP_MMAP, prot);
 }
 
 SEC("lsm/file_ioctl")
@@ -90,7 +137,7 @@ int BPF_PROG(revoke_file_ioctl, struct file *file, unsigned int cmd,
 {
 	if (ret)
 		return ret;
-	return check_file(file);
+	return check_file(file, REVOKE_HOOK_FILE_IOCTL, REVOKE_OP_IOCTL, cmd);
 }
 
 SEC("lsm/file_open")
@@ -98,5 +145,28 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	return check_file(file);
+	return check_file(file, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
+			  BPF_CORE_READ(file, f_flags));
+}
+
+/*
+ * An inode is being freed.  If it has no links left it is gone for good,
+ * and its number may be handed to a new file at once (ext4 does): drop
+ * the revocation.  An inode merely evicted from the cache (drop_caches)
+ * still has links, and its entry stays.
+ */
+SEC("lsm/inode_free_security")
+int BPF_PROG(revoke_inode_free, struct inode *inode)
+{
+	struct revoke_state *st = state();
+	struct revoke_key key = {};
+
+	if (!st || !st->nr_revoked)
+		return 0;
+	if (BPF_CORE_READ(inode, i_nlink) != 0)
+		return 0;
+	inode_key(inode, &key);
+	if (bpf_map_delete_elem(&revoked, &key) == 0)
+		__sync_fetch_and_add(&st->freed, 1);
+	return 0;
 }

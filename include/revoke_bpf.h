@@ -51,11 +51,65 @@ struct revoke_val {
 
 /**
  * struct revoke_state - the single element of the "revoke_state" array map
- * @nr_revoked: number of entries in the revoked set.  While it is zero
- *	the hooks return after one load, without looking at the file.
+ * @nr_revoked: an upper bound on the number of entries in the revoked set.
+ *	While it is zero the hooks return after one load, without looking
+ *	at the file.  It may count more entries than there are (the BPF
+ *	side drops entries of freed inodes without lowering it), never fewer.
+ * @events_lost: denial events dropped because the ring buffer was full
+ * @freed: entries dropped because their inode was deleted and freed
  */
 struct revoke_state {
 	__u64 nr_revoked;
+	__u64 events_lost;
+	__u64 freed;
+};
+
+/* Which hook denied an operation (struct revoke_event.hook). */
+enum revoke_hook {
+	REVOKE_HOOK_FILE_PERMISSION = 1,
+	REVOKE_HOOK_MMAP_FILE = 2,
+	REVOKE_HOOK_FILE_IOCTL = 3,
+	REVOKE_HOOK_FILE_OPEN = 4,
+};
+
+/* What was denied (struct revoke_event.op). */
+enum revoke_op {
+	REVOKE_OP_READ = 1,
+	REVOKE_OP_WRITE = 2,
+	REVOKE_OP_MMAP = 3,
+	REVOKE_OP_IOCTL = 4,
+	REVOKE_OP_OPEN = 5,
+	REVOKE_OP_OTHER = 6,
+};
+
+#define REVOKE_COMM_LEN 16
+#define REVOKE_EVENTS_BYTES (256 * 1024)
+
+/**
+ * struct revoke_event - one denial, sent through the "revoke_events" ring
+ * @ts_ns: bpf_ktime_get_ns() at the denial (CLOCK_MONOTONIC)
+ * @pid: the thread id (kernel pid)
+ * @tgid: the process id
+ * @uid: the task's real uid
+ * @dev: filesystem device, kernel encoding
+ * @ino: inode number
+ * @hook: enum revoke_hook
+ * @op: enum revoke_op
+ * @arg: the hook's argument: permission mask, ioctl cmd, mmap prot, or
+ *	open flags
+ * @comm: the task's name
+ */
+struct revoke_event {
+	__u64 ts_ns;
+	__u32 pid;
+	__u32 tgid;
+	__u32 uid;
+	__u32 dev;
+	__u64 ino;
+	__u32 hook;
+	__u32 op;
+	__u64 arg;
+	char comm[REVOKE_COMM_LEN];
 };
 
 /* Where revoke-bpfd pins its objects and listens. */

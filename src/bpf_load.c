@@ -6,12 +6,17 @@
  * Layout under the pin directory (REVOKE_PIN_DIR by default):
  *	revoked			the hash map of revoked inodes
  *	revoke_state		the one-element state array
+ *	revoke_events		the ring buffer of denial events
  *	revoke_file_open	... one pinned BPF link per LSM program
  *
- * If everything is pinned already, revoke-bpfd adopts it and loads
- * nothing.  Otherwise it loads the programs, reusing whichever maps are
- * pinned (so no revocation is ever lost), attaches the programs whose
- * link is missing, and pins what it created.
+ * revoke-bpfd always loads its own programs, reusing whichever maps are
+ * pinned (so no revocation is ever lost).  For each program:
+ *  - no pinned link: attach and pin;
+ *  - a pinned link running the same code (same program tag): keep it;
+ *  - a pinned link running other code (an older build): attach the new
+ *    program, pin its link as NAME__new and rename() it over
+ *    the old pin.  Both programs are attached in between, so there is no
+ *    moment without enforcement; dropping the old pin detaches the old one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +40,13 @@ const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_mmap_file",
 	"revoke_file_ioctl",
 	"revoke_file_open",
+	"revoke_inode_free",
+};
+
+static const char *const map_names[] = {
+	"revoked",
+	"revoke_state",
+	"revoke_events",
 };
 
 static bool libbpf_verbose;
@@ -126,37 +138,15 @@ static int map_capacity(int fd, uint32_t *max_entries)
 	return 0;
 }
 
-static int adopt(struct revoke_bpf *rb)
-{
-	int fd;
-
-	fd = obj_get(rb->pin_dir, "revoked");
-	if (fd < 0)
-		return fd;
-	rb->revoked_fd = fd;
-	fd = obj_get(rb->pin_dir, "revoke_state");
-	if (fd < 0)
-		return fd;
-	rb->state_fd = fd;
-	rb->adopted = true;
-	return map_capacity(rb->revoked_fd, &rb->max_entries);
-}
-
-static bool all_pinned(const char *pin_dir)
-{
-	return obj_pinned(pin_dir, "revoked") &&
-	       obj_pinned(pin_dir, "revoke_state") &&
-	       revoke_bpf_count_attached(pin_dir) == REVOKE_NR_PROGS;
-}
-
 /* Reuse the pinned copy of @map if there is one, else pin it after load. */
-static int reuse_map(struct bpf_map *map, const char *pin_dir)
+static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *reused)
 {
 	char path[PATH_MAX];
 	int fd, err;
 
 	fd = obj_get(pin_dir, bpf_map__name(map));
 	if (fd == -ENOENT) {
+		*reused = false;
 		if (pin_path(path, sizeof(path), pin_dir, bpf_map__name(map)))
 			return -ENAMETOOLONG;
 		return bpf_map__set_pin_path(map, path);
@@ -168,45 +158,124 @@ static int reuse_map(struct bpf_map *map, const char *pin_dir)
 	return err;
 }
 
-static int attach_missing(struct revoke_bpf_skel *skel, const char *pin_dir,
-			  char *err, size_t errlen)
+static int prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	memcpy(tag, info.tag, BPF_TAG_SIZE);
+	return 0;
+}
+
+/* Does the link pinned as @name run a program with this @tag? */
+static bool pinned_link_runs(const char *pin_dir, const char *name,
+			     const __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	__u8 old[BPF_TAG_SIZE];
+	int link_fd, prog_fd;
+	bool same = false;
+
+	link_fd = obj_get(pin_dir, name);
+	if (link_fd < 0)
+		return false;
+	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
+		prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+		if (prog_fd >= 0) {
+			same = !prog_tag(prog_fd, old) &&
+			       !memcmp(old, tag, BPF_TAG_SIZE);
+			close(prog_fd);
+		}
+	}
+	close(link_fd);
+	return same;
+}
+
+/* bpffs refuses names with a dot in them. */
+#define TMP_SUFFIX "__new"
+
+/*
+ * Attach @prog and pin its link as @name, replacing an existing pin
+ * atomically with rename(2).
+ */
+static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
+			  const char *name, char *err, size_t errlen)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	struct bpf_link *link;
+	int ret;
+
+	link = bpf_program__attach_lsm(prog);
+	if (!link) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	ret = pin_path(path, sizeof(path), pin_dir, name);
+	if (!ret)
+		ret = snprintf(tmp, sizeof(tmp), "%s" TMP_SUFFIX, path) >= (int)sizeof(tmp) ?
+		      -ENAMETOOLONG : 0;
+	if (!ret) {
+		unlink(tmp);
+		ret = bpf_link__pin(link, tmp);
+	}
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "cannot pin %s: %s", path, strerror(-ret));
+		unlink(tmp);
+	}
+	/* The pin keeps it attached; our fd is not needed. */
+	bpf_link__destroy(link);
+	return ret;
+}
+
+static int attach_all(struct revoke_bpf *rb, struct revoke_bpf_skel *skel,
+		      char *err, size_t errlen)
 {
 	struct bpf_program *prog;
-	char path[PATH_MAX];
+	__u8 tag[BPF_TAG_SIZE];
+	int ret;
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
-		struct bpf_link *link;
-		int ret;
 
-		if (obj_pinned(pin_dir, name))
-			continue;
-		link = bpf_program__attach_lsm(prog);
-		if (!link) {
-			ret = -errno;
-			snprintf(err, errlen, "cannot attach %s: %s", name,
-				 strerror(-ret));
-			return ret;
-		}
-		ret = pin_path(path, sizeof(path), pin_dir, name);
-		if (!ret)
-			ret = bpf_link__pin(link, path);
+		ret = prog_tag(bpf_program__fd(prog), tag);
 		if (ret) {
-			snprintf(err, errlen, "cannot pin %s: %s", path,
+			snprintf(err, errlen, "cannot read %s: %s", name,
 				 strerror(-ret));
-			bpf_link__destroy(link);
 			return ret;
 		}
-		/* The pin keeps it attached; our fd is not needed. */
-		bpf_link__destroy(link);
+		if (pinned_link_runs(rb->pin_dir, name, tag))
+			continue;
+		if (obj_pinned(rb->pin_dir, name))
+			rb->replaced++;
+		rb->adopted = false;
+		ret = attach_and_pin(prog, rb->pin_dir, name, err, errlen);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-static int load_fresh(struct revoke_bpf *rb, uint32_t max_entries, char *err,
-		      size_t errlen)
+static int keep_fd(int fd, int *out, char *err, size_t errlen)
+{
+	*out = dup(fd);
+	if (*out < 0) {
+		snprintf(err, errlen, "dup: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
+			   char *err, size_t errlen)
 {
 	struct revoke_bpf_skel *skel;
+	struct bpf_map *map;
 	int ret;
 
 	skel = revoke_bpf_skel__open();
@@ -216,11 +285,13 @@ static int load_fresh(struct revoke_bpf *rb, uint32_t max_entries, char *err,
 			 strerror(-ret));
 		return ret;
 	}
+	rb->adopted = true;
 	ret = bpf_map__set_max_entries(skel->maps.revoked, max_entries);
-	if (!ret)
-		ret = reuse_map(skel->maps.revoked, rb->pin_dir);
-	if (!ret)
-		ret = reuse_map(skel->maps.revoke_state, rb->pin_dir);
+	bpf_object__for_each_map(map, skel->obj) {
+		if (ret)
+			break;
+		ret = reuse_map(map, rb->pin_dir, &rb->adopted);
+	}
 	if (ret) {
 		snprintf(err, errlen, "cannot reuse the pinned maps in %s: %s",
 			 rb->pin_dir, strerror(-ret));
@@ -235,17 +306,18 @@ static int load_fresh(struct revoke_bpf *rb, uint32_t max_entries, char *err,
 			 "but blocked here, e.g. by lockdown or a container)" : "");
 		goto out;
 	}
-	ret = attach_missing(skel, rb->pin_dir, err, errlen);
-	if (ret)
-		goto out;
-	rb->revoked_fd = dup(bpf_map__fd(skel->maps.revoked));
-	rb->state_fd = dup(bpf_map__fd(skel->maps.revoke_state));
-	if (rb->revoked_fd < 0 || rb->state_fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "dup: %s", strerror(-ret));
-		goto out;
-	}
-	ret = map_capacity(rb->revoked_fd, &rb->max_entries);
+	ret = attach_all(rb, skel, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoked), &rb->revoked_fd,
+			      err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_state), &rb->state_fd,
+			      err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_events),
+			      &rb->events_fd, err, errlen);
+	if (!ret)
+		ret = map_capacity(rb->revoked_fd, &rb->max_entries);
 out:
 	revoke_bpf_skel__destroy(skel);
 	return ret;
@@ -271,6 +343,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	memset(rb, 0, sizeof(*rb));
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;
+	rb->events_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -280,16 +353,8 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	libbpf_set_print(print_libbpf);
 
 	ret = check_bpffs(pin_dir, err, errlen);
-	if (ret)
-		return ret;
-	if (all_pinned(pin_dir)) {
-		ret = adopt(rb);
-		if (ret)
-			snprintf(err, errlen, "cannot adopt the objects pinned in %s: %s",
-				 pin_dir, strerror(-ret));
-	} else {
-		ret = load_fresh(rb, max_entries, err, errlen);
-	}
+	if (!ret)
+		ret = load_and_attach(rb, max_entries, err, errlen);
 	if (ret)
 		revoke_bpf_close(rb);
 	return ret;
@@ -305,6 +370,44 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 		close(rb->revoked_fd);
 	if (rb->state_fd >= 0)
 		close(rb->state_fd);
+	if (rb->events_fd >= 0)
+		close(rb->events_fd);
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;
+	rb->events_fd = -1;
+}
+
+/**
+ * revoke_bpf_unload() - detach every program and drop every revocation
+ * @pin_dir: the pin directory
+ *
+ * Removes the link pins first (each detaches its program once no fd
+ * refers to it), then the map pins and the directory.
+ *
+ * Return: 0, or the first negative errno met (the rest is still tried).
+ */
+int revoke_bpf_unload(const char *pin_dir)
+{
+	char path[PATH_MAX];
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < REVOKE_NR_PROGS; i++) {
+		if (pin_path(path, sizeof(path), pin_dir, revoke_prog_names[i]))
+			return -ENAMETOOLONG;
+		if (unlink(path) && errno != ENOENT && !ret)
+			ret = -errno;
+		/* a left-over of an interrupted replacement */
+		strncat(path, TMP_SUFFIX, sizeof(path) - strlen(path) - 1);
+		unlink(path);
+	}
+	for (i = 0; i < sizeof(map_names) / sizeof(map_names[0]); i++) {
+		if (pin_path(path, sizeof(path), pin_dir, map_names[i]))
+			return -ENAMETOOLONG;
+		if (unlink(path) && errno != ENOENT && !ret)
+			ret = -errno;
+	}
+	if (rmdir(pin_dir) && errno != ENOENT && !ret)
+		ret = -errno;
+	return ret;
 }

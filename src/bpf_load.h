@@ -10,21 +10,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REVOKE_NR_PROGS 4
+#define REVOKE_NR_PROGS 5
 
 /**
  * struct revoke_bpf - the daemon's handles on the enforcement objects
  * @revoked_fd: the "revoked" hash map
  * @state_fd: the "revoke_state" array map
+ * @events_fd: the "revoke_events" ring buffer
  * @max_entries: capacity of the revoked map
- * @adopted: true if every object was already pinned and nothing was loaded
+ * @adopted: true if every map and link was pinned already, running this
+ *	build's programs, and was kept as it was
+ * @replaced: pinned links of another build replaced by this build's
  * @pin_dir: where the objects are pinned
  */
 struct revoke_bpf {
 	int revoked_fd;
 	int state_fd;
+	int events_fd;
 	uint32_t max_entries;
 	bool adopted;
+	int replaced;
 	char pin_dir[256];
 };
 
@@ -34,5 +39,6 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 		    uint32_t max_entries, bool verbose, char *err, size_t errlen);
 void revoke_bpf_close(struct revoke_bpf *rb);
 int revoke_bpf_count_attached(const char *pin_dir);
+int revoke_bpf_unload(const char *pin_dir);
 
 #endif /* REVOKE_BPF_LOAD_H */

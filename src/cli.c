@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 
 #include "ctl_client.h"
@@ -381,6 +382,8 @@ static int do_list(int argc, char **argv)
 	return 0;
 }
 
+static int check_attached(const char *attached);
+
 static int do_status(int argc, char **argv)
 {
 	struct rbuf resp = {};
@@ -410,12 +413,128 @@ static int do_status(int argc, char **argv)
 	if (json)
 		printf("}\n");
 	rbuf_free(&resp);
-	if (*attached && strncmp(attached, "4/", 2)) {
-		fail("only %s programs are attached; restart revoke-bpfd to "
-		     "attach the rest", attached);
+	return check_attached(attached);
+}
+
+/* "N/M" programs attached: anything but all of them is a problem. */
+static int check_attached(const char *attached)
+{
+	const char *slash = strchr(attached, '/');
+
+	if (!slash || (size_t)(slash - attached) != strlen(slash + 1) ||
+	    strncmp(attached, slash + 1, strlen(slash + 1))) {
+		fail("only %s programs are attached, so some operations are not "
+		     "denied; restart revoke-bpfd to attach the rest", attached);
 		return 1;
 	}
 	return 0;
+}
+
+static volatile sig_atomic_t stop_events;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_events = 1;
+}
+
+static void print_event(char *line)
+{
+	bool first = true;
+
+	if (json) {
+		putchar('{');
+		json_fields(line, &first);
+		printf("}\n");
+	} else {
+		printf("%s\n", line);
+	}
+	fflush(stdout);
+}
+
+/*
+ * Stream denials until interrupted, or until --count N have been shown.
+ * The connection is read line by line as the daemon writes it.
+ */
+static int do_events(int argc, char **argv)
+{
+	struct revoke_req req = { .verb = REVOKE_VERB_EVENTS };
+	uint64_t count = 0, seen = 0;
+	char err[512], *line = NULL;
+	size_t cap = 0;
+	int fd, i, ret = 1;
+	FILE *fp;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			if (revoke_parse_u64(argv[++i], &count) || !count) {
+				fail("--count '%s' is not a positive number", argv[i]);
+				return 1;
+			}
+		} else {
+			fail("unexpected argument '%s'", argv[i]);
+			return 1;
+		}
+	}
+	fd = ctl_open(socket_path, &req, err, sizeof(err));
+	if (fd < 0) {
+		fail("%s", err);
+		return 1;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		fail("fdopen: %s", strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (getline(&line, &cap, fp) < 0) {
+		fail("revoke-bpfd closed the connection");
+		goto out;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	if (strcmp(line, "ok events")) {
+		char *msg = strncmp(line, "err ", 4) ? NULL : strchr(line + 4, ' ');
+
+		fail("%s", msg ? msg + 1 : "malformed answer from revoke-bpfd");
+		goto out;
+	}
+	ret = 0;
+	/* no SA_RESTART: a signal must end the blocking read */
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_stop }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = on_stop }, NULL);
+	while (!stop_events && getline(&line, &cap, fp) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		print_event(line);
+		if (count && ++seen == count)
+			break;
+	}
+out:
+	free(line);
+	fclose(fp);
+	return ret;
+}
+
+static int do_unload(int argc, char **argv)
+{
+	struct revoke_req req = { .verb = REVOKE_VERB_UNLOAD };
+	struct rbuf resp = {};
+	char *word, *body;
+	int ret = 1;
+
+	if (argc != 1 || strcmp(argv[0], "--yes")) {
+		fail("this detaches every program and lifts every revocation; "
+		     "run 'revoke-bpf unload --yes' to do it");
+		return 1;
+	}
+	if (!call(&req, &word, &body, &resp)) {
+		printf("unloaded: nothing is revoked or enforced any more, and "
+		       "revoke-bpfd has exited\n");
+		ret = 0;
+	}
+	rbuf_free(&resp);
+	return ret;
 }
 
 static int do_help(int argc, char **argv);
@@ -436,8 +555,19 @@ static const struct cmd cmds[] = {
 	{ "list", do_list, "[--json]", "show the revoked inodes" },
 	{ "status", do_status, "[--json]",
 	  "show whether enforcement is active and the daemon is running" },
+	{ "events", do_events, "[--json] [--count N]",
+	  "stream every denied operation as it happens" },
+	{ "unload", do_unload, "--yes",
+	  "detach everything and lift every revocation; revoke-bpfd exits" },
 	{ "help", do_help, "", "show this help" },
 };
+
+static int cmd_help(const struct cmd *c)
+{
+	printf("Usage: revoke-bpf [--socket PATH] %s %s\n\n%s.\n", c->name,
+	       c->args, c->help);
+	return 0;
+}
 
 static int do_help(int argc, char **argv)
 {
@@ -493,7 +623,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[optind], cmds[i].name)) {
 			cmd_name = cmds[i].name;
 			if (optind + 1 < argc && !strcmp(argv[optind + 1], "--help"))
-				return do_help(0, NULL);
+				return cmd_help(&cmds[i]);
 			return cmds[i].fn(argc - optind - 1, argv + optind + 1);
 		}
 	}

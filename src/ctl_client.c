@@ -33,18 +33,17 @@ static int recv_all(int fd, struct rbuf *resp)
 }
 
 /**
- * ctl_call() - one request, one response
+ * ctl_open() - connect to the daemon and send one request
  * @path: the daemon's socket
  * @req: the request
- * @resp: the raw response text, NUL-terminated
  * @err: on failure, a one-line reason with what to do
  * @errlen: size of @err
  *
- * Return: 0 if a response arrived (it may still be an "err" line), or a
- * negative errno if the daemon could not be reached.
+ * Return: the connected socket, to read the answer from, or a negative
+ * errno if the daemon could not be reached.
  */
-int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
-	     char *err, size_t errlen)
+int ctl_open(const char *path, const struct revoke_req *req, char *err,
+	     size_t errlen)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char line[REVOKE_REQ_MAX];
@@ -72,15 +71,42 @@ int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
 			 "cannot reach revoke-bpfd at %s (%s); is it running? "
 			 "start it with 'revoke-bpfd' as root",
 			 path, strerror(errno));
-		goto out;
+		close(fd);
+		return ret;
 	}
 	ret = ctl_send_all(fd, line, (size_t)n);
-	if (!ret)
-		ret = recv_all(fd, resp);
+	if (ret) {
+		snprintf(err, errlen, "revoke-bpfd at %s did not take the request: %s",
+			 path, strerror(-ret));
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/**
+ * ctl_call() - one request, one response
+ * @path: the daemon's socket
+ * @req: the request
+ * @resp: the raw response text, NUL-terminated
+ * @err: on failure, a one-line reason with what to do
+ * @errlen: size of @err
+ *
+ * Return: 0 if a response arrived (it may still be an "err" line), or a
+ * negative errno if the daemon could not be reached.
+ */
+int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
+	     char *err, size_t errlen)
+{
+	int fd, ret;
+
+	fd = ctl_open(path, req, err, errlen);
+	if (fd < 0)
+		return fd;
+	ret = recv_all(fd, resp);
 	if (ret)
 		snprintf(err, errlen, "revoke-bpfd at %s did not answer: %s",
 			 path, strerror(-ret));
-out:
 	close(fd);
 	return ret;
 }

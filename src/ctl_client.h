@@ -5,6 +5,8 @@
 
 #include "ctl_proto.h"
 
+int ctl_open(const char *path, const struct revoke_req *req, char *err,
+	     size_t errlen);
 int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
 	     char *err, size_t errlen);
 

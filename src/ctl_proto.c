@@ -18,6 +18,8 @@ static const char *const verb_names[] = {
 	[REVOKE_VERB_DEL] = "del",
 	[REVOKE_VERB_LIST] = "list",
 	[REVOKE_VERB_STATUS] = "status",
+	[REVOKE_VERB_EVENTS] = "events",
+	[REVOKE_VERB_UNLOAD] = "unload",
 };
 
 const char *revoke_verb_name(enum revoke_verb verb)
@@ -31,7 +33,8 @@ const char *revoke_verb_name(enum revoke_verb verb)
  */
 bool revoke_verb_changes_state(enum revoke_verb verb)
 {
-	return verb == REVOKE_VERB_ADD || verb == REVOKE_VERB_DEL;
+	return verb == REVOKE_VERB_ADD || verb == REVOKE_VERB_DEL ||
+	       verb == REVOKE_VERB_UNLOAD;
 }
 
 /**
@@ -159,7 +162,7 @@ int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 	}
 	tok = strsep(&cursor, " ");
 	if (!tok || parse_verb(tok, &req->verb)) {
-		*why = "unknown verb (expected add, del, list or status)";
+		*why = "unknown verb (expected add, del, list, status, events or unload)";
 		return -EINVAL;
 	}
 	while ((val = revoke_kv_next(&cursor, &key))) {

@@ -6,14 +6,22 @@
  *
  *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN]\n
  *
- * VERB is add, del, list or status.  The daemon answers with a first line
+ * VERB is add, del, list, status, events or unload.  The daemon answers
+ * with a first line
  *
- *	ok WORD\n			(WORD: added, already, deleted, absent, list, status)
- *	err ERRNAME MESSAGE\n		(ERRNAME: EINVAL, EPERM, ENOSPC, ...)
+ *	ok WORD\n		(WORD: added, already, deleted, absent, list,
+ *				 status, events, unloaded)
+ *	err ERRNAME MESSAGE\n	(ERRNAME: EINVAL, EPERM, ENOSPC, ...)
  *
  * followed, for ok, by zero or more data lines of space-separated
  * key=value fields, and closes the connection.  Values never contain
  * spaces; MESSAGE is free text to the end of the line.
+ *
+ * events keeps the connection open and sends one line per denial,
+ * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...
+ * hook=... op=... arg=0x...", until the client closes it.
+ *
+ * add, del and unload are for root (or the daemon's --group) only.
  */
 #ifndef REVOKE_CTL_PROTO_H
 #define REVOKE_CTL_PROTO_H
@@ -30,6 +38,8 @@ enum revoke_verb {
 	REVOKE_VERB_DEL,
 	REVOKE_VERB_LIST,
 	REVOKE_VERB_STATUS,
+	REVOKE_VERB_EVENTS,
+	REVOKE_VERB_UNLOAD,
 };
 
 /**

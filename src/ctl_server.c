@@ -136,6 +136,35 @@ static ssize_t read_request(int fd, char *buf, size_t cap)
 	return -E2BIG;
 }
 
+static void read_groups(int fd, struct ctl_peer *peer)
+{
+	socklen_t len = sizeof(peer->groups);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, peer->groups, &len) == 0)
+		peer->ngroups = (int)(len / sizeof(gid_t));
+	else
+		peer->ngroups = 0;
+}
+
+/**
+ * ctl_peer_in_group() - is the peer a member of group @gid?
+ * @peer: from the connection
+ * @gid: the group
+ *
+ * Return: true if @gid is the peer's primary or a supplementary group.
+ */
+bool ctl_peer_in_group(const struct ctl_peer *peer, gid_t gid)
+{
+	int i;
+
+	if (peer->gid == gid)
+		return true;
+	for (i = 0; i < peer->ngroups; i++)
+		if (peer->groups[i] == gid)
+			return true;
+	return false;
+}
+
 /**
  * ctl_serve_one() - serve one pending connection, if there is one
  * @lfd: the listening socket from ctl_listen()
@@ -147,8 +176,9 @@ void ctl_serve_one(int lfd, ctl_handler_fn handler, void *ctx)
 	char buf[REVOKE_REQ_MAX + 1];
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	struct ctl_peer peer;
+	struct ctl_peer peer = {};
 	struct rbuf resp = {};
+	bool keep = false;
 	ssize_t len;
 	int fd;
 
@@ -160,9 +190,11 @@ void ctl_serve_one(int lfd, ctl_handler_fn handler, void *ctx)
 		rbuf_printf(&resp, "err EPERM cannot identify the client\n");
 		goto reply;
 	}
+	peer.fd = fd;
 	peer.pid = cred.pid;
 	peer.uid = cred.uid;
 	peer.gid = cred.gid;
+	read_groups(fd, &peer);
 
 	len = read_request(fd, buf, REVOKE_REQ_MAX);
 	if (len == -E2BIG)
@@ -174,7 +206,7 @@ void ctl_serve_one(int lfd, ctl_handler_fn handler, void *ctx)
 	else if (len < 0)
 		goto out;
 	else
-		handler(&peer, buf, (size_t)len, &resp, ctx);
+		keep = handler(&peer, buf, (size_t)len, &resp, ctx);
 reply:
 	if (resp.failed) {
 		rbuf_free(&resp);
@@ -184,5 +216,6 @@ reply:
 		ctl_send_all(fd, resp.data, resp.len);
 out:
 	rbuf_free(&resp);
-	close(fd);
+	if (!keep)
+		close(fd);
 }

@@ -4,10 +4,12 @@
  * serves the control socket until SIGTERM or SIGINT.
  *
  * Requests are handled one at a time, in the order they arrive, by the
- * do_* functions below, one per verb.
+ * do_* functions below, one per verb.  Between requests it forwards the
+ * programs' denial events (events.c).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,12 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bpf_load.h"
 #include "ctl_server.h"
+#include "events.h"
 #include "inode_find.h"
 #include "key.h"
 #include "lsm_check.h"
@@ -32,10 +37,14 @@
 
 struct daemon {
 	struct revoke_bpf rb;
+	struct revoke_events events;
 	time_t started;
 	char lsm[256];
 	const char *socket_path;
 	const char *proc;
+	const char *group_name;
+	gid_t group;
+	bool quit;
 };
 
 static void resp_err(struct rbuf *resp, int errnum, const char *fmt, ...)
@@ -279,6 +288,7 @@ static int do_list(struct daemon *d, const struct ctl_peer *peer,
 static int do_status(struct daemon *d, const struct ctl_peer *peer,
 		     const struct revoke_req *req, struct rbuf *resp)
 {
+	struct revoke_state st;
 	struct utsname uts;
 	uint64_t count = 0;
 
@@ -286,6 +296,8 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 	(void)req;
 	uname(&uts);
 	revoked_map_count(&d->rb, &count);
+	memset(&st, 0, sizeof(st));
+	revoked_map_state(&d->rb, &st);
 	rbuf_printf(resp, "ok status\n");
 	rbuf_printf(resp, "daemon_pid=%d\n", (int)getpid());
 	rbuf_printf(resp, "version=%s\n", REVOKE_VERSION);
@@ -298,9 +310,54 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 		    revoke_bpf_count_attached(d->rb.pin_dir), REVOKE_NR_PROGS);
 	rbuf_printf(resp, "pin_dir=%s\n", d->rb.pin_dir);
 	rbuf_printf(resp, "adopted=%s\n", d->rb.adopted ? "yes" : "no");
+	rbuf_printf(resp, "replaced_programs=%d\n", d->rb.replaced);
 	rbuf_printf(resp, "entries=%llu\n", (unsigned long long)count);
 	rbuf_printf(resp, "capacity=%u\n", d->rb.max_entries);
+	rbuf_printf(resp, "freed_inodes=%llu\n", (unsigned long long)st.freed);
+	rbuf_printf(resp, "events_lost=%llu\n", (unsigned long long)st.events_lost);
+	rbuf_printf(resp, "subscribers=%d\n", d->events.nsubs);
 	rbuf_printf(resp, "socket=%s\n", d->socket_path);
+	rbuf_printf(resp, "admin_group=%s\n", d->group_name ? d->group_name : "-");
+	return 0;
+}
+
+/* Keep the connection and stream every denial to it. */
+static int do_events(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	(void)req;
+	if (revoke_events_subscribe(&d->events, peer->fd)) {
+		resp_err(resp, EBUSY, "already %d event subscribers; try again later",
+			 REVOKE_MAX_SUBSCRIBERS);
+		return -1;
+	}
+	rbuf_printf(resp, "ok events\n");
+	return 1;
+}
+
+/* Detach every program, drop every revocation, and exit. */
+static int do_unload(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	char pin_dir[sizeof(d->rb.pin_dir)];
+	int err;
+
+	(void)req;
+	strcpy(pin_dir, d->rb.pin_dir);
+	revoke_events_close(&d->events);
+	revoke_bpf_close(&d->rb);
+	err = revoke_bpf_unload(pin_dir);
+	fprintf(stderr, "revoke-bpfd: unload by uid=%u pid=%d: %s\n",
+		(unsigned int)peer->uid, (int)peer->pid,
+		err ? strerror(-err) : "every program detached, every revocation lifted");
+	d->quit = true;
+	if (err) {
+		resp_err(resp, -err, "cannot remove the pins in %s: %s; remove "
+			 "them by hand with 'rm -r %s'", pin_dir, strerror(-err),
+			 pin_dir);
+		return -1;
+	}
+	rbuf_printf(resp, "ok unloaded\n");
 	return 0;
 }
 
@@ -312,9 +369,18 @@ static const verb_fn verb_handlers[] = {
 	[REVOKE_VERB_DEL] = do_del,
 	[REVOKE_VERB_LIST] = do_list,
 	[REVOKE_VERB_STATUS] = do_status,
+	[REVOKE_VERB_EVENTS] = do_events,
+	[REVOKE_VERB_UNLOAD] = do_unload,
 };
 
-static void handle_request(const struct ctl_peer *peer, const char *buf,
+static bool may_change(const struct daemon *d, const struct ctl_peer *peer)
+{
+	return peer->uid == 0 ||
+	       (d->group_name && ctl_peer_in_group(peer, d->group));
+}
+
+/* Return true if the handler kept the connection (events). */
+static bool handle_request(const struct ctl_peer *peer, const char *buf,
 			   size_t len, struct rbuf *resp, void *ctx)
 {
 	struct daemon *d = ctx;
@@ -323,16 +389,17 @@ static void handle_request(const struct ctl_peer *peer, const char *buf,
 
 	if (revoke_req_parse(buf, len, &req, &why)) {
 		resp_err(resp, EINVAL, "bad request: %s", why);
-		return;
+		return false;
 	}
-	if (revoke_verb_changes_state(req.verb) && peer->uid != 0) {
+	if (revoke_verb_changes_state(req.verb) && !may_change(d, peer)) {
 		resp_err(resp, EPERM,
-			 "only root may %s revocations (you are uid %u); "
-			 "run it with sudo", revoke_verb_name(req.verb),
-			 (unsigned int)peer->uid);
-		return;
+			 "only root%s%s may %s (you are uid %u); run it with sudo",
+			 d->group_name ? " and members of group " : "",
+			 d->group_name ? d->group_name : "",
+			 revoke_verb_name(req.verb), (unsigned int)peer->uid);
+		return false;
 	}
-	verb_handlers[req.verb](d, peer, &req, resp);
+	return verb_handlers[req.verb](d, peer, &req, resp) == 1;
 }
 
 static void usage(FILE *f)
@@ -342,12 +409,15 @@ static void usage(FILE *f)
 		"Load the revoke-bpf BPF LSM programs, pin them under %s so that\n"
 		"they keep enforcing without the daemon, and serve revoke-bpf(8)\n"
 		"requests on %s.  Runs in the foreground; ready once\n"
-		"'revoke-bpf status' succeeds.\n"
+		"'revoke-bpf status' succeeds (and, under systemd, once it has sent\n"
+		"READY=1).\n"
 		"\n"
 		"  --pin-dir DIR       pin directory on a BPF filesystem (default %s)\n"
 		"  --socket PATH       control socket (default %s)\n"
 		"  --max-entries N     capacity of the revoked set when it is created\n"
 		"                      (default %d; an adopted set keeps its size)\n"
+		"  --group NAME        members of this group may add, del and unload\n"
+		"                      too (default: root only)\n"
 		"  --proc DIR          procfs to search for holders (default /proc)\n"
 		"  -v, --verbose       print libbpf's debug output\n"
 		"  -h, --help          show this help\n"
@@ -360,6 +430,7 @@ struct options {
 	const char *pin_dir;
 	const char *socket_path;
 	const char *proc;
+	const char *group;
 	uint32_t max_entries;
 	bool verbose;
 };
@@ -370,6 +441,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "pin-dir", required_argument, NULL, 'p' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "max-entries", required_argument, NULL, 'm' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "proc", required_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -389,6 +461,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'P':
 			o->proc = optarg;
+			break;
+		case 'g':
+			o->group = optarg;
 			break;
 		case 'm':
 			if (revoke_parse_u64(optarg, &n) || n == 0 || n > UINT32_MAX) {
@@ -420,6 +495,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return -1;
 }
 
+static int resolve_group(struct daemon *d, const char *name)
+{
+	struct group *gr;
+
+	if (!name)
+		return 0;
+	gr = getgrnam(name);
+	if (!gr) {
+		fprintf(stderr, "revoke-bpfd: --group '%s': no such group\n", name);
+		return -ENOENT;
+	}
+	d->group_name = name;
+	d->group = gr->gr_gid;
+	return 0;
+}
+
 static int signal_fd(void)
 {
 	sigset_t set;
@@ -432,6 +523,30 @@ static int signal_fd(void)
 		return -errno;
 	signal(SIGPIPE, SIG_IGN);
 	return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+/*
+ * Tell systemd (Type=notify) how we are doing, if it is listening:
+ * a datagram to $NOTIFY_SOCKET, '@' meaning the abstract namespace.
+ */
+static void sd_notify(const char *state)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	const char *path = getenv("NOTIFY_SOCKET");
+	socklen_t len;
+	int fd;
+
+	if (!path || !*path || strlen(path) >= sizeof(addr.sun_path))
+		return;
+	memcpy(addr.sun_path, path, strlen(path));
+	if (addr.sun_path[0] == '@')
+		addr.sun_path[0] = '\0';
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&addr, len);
+	close(fd);
 }
 
 static int check_lsm(struct daemon *d)
@@ -454,32 +569,76 @@ static int check_lsm(struct daemon *d)
 	return 0;
 }
 
+enum { PFD_LISTEN, PFD_SIGNAL, PFD_EVENTS, PFD_SUBS };
+
 static int serve(struct daemon *d, int lfd, int sfd)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = lfd, .events = POLLIN },
-		{ .fd = sfd, .events = POLLIN },
-	};
+	struct pollfd pfd[PFD_SUBS + REVOKE_MAX_SUBSCRIBERS];
 	struct signalfd_siginfo si;
+	int nsubs;
 
-	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
+	while (!d->quit) {
+		pfd[PFD_LISTEN] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		pfd[PFD_SIGNAL] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+		pfd[PFD_EVENTS] = (struct pollfd){
+			.fd = revoke_events_fd(&d->events), .events = POLLIN };
+		nsubs = revoke_events_pollfds(&d->events, pfd + PFD_SUBS);
+		if (poll(pfd, PFD_SUBS + nsubs, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		if (pfd[1].revents & POLLIN) {
-			if (read(sfd, &si, sizeof(si)) == sizeof(si) &&
-			    si.ssi_signo != SIGHUP) {
-				fprintf(stderr, "revoke-bpfd: %s, exiting; the pinned "
-					"programs keep enforcing\n",
-					strsignal((int)si.ssi_signo));
-				return 0;
-			}
+		if (pfd[PFD_SIGNAL].revents & POLLIN &&
+		    read(sfd, &si, sizeof(si)) == sizeof(si) &&
+		    si.ssi_signo != SIGHUP) {
+			fprintf(stderr, "revoke-bpfd: %s, exiting; the pinned "
+				"programs keep enforcing\n",
+				strsignal((int)si.ssi_signo));
+			return 0;
 		}
-		if (pfd[0].revents & POLLIN)
+		if (pfd[PFD_EVENTS].revents & POLLIN)
+			revoke_events_consume(&d->events);
+		revoke_events_reap(&d->events, pfd + PFD_SUBS, nsubs);
+		if (pfd[PFD_LISTEN].revents & POLLIN)
 			ctl_serve_one(lfd, handle_request, d);
 	}
+	return 0;
+}
+
+static int start(struct daemon *d, const struct options *o)
+{
+	char err[1024];
+	uint64_t count;
+	int ret;
+
+	if (check_lsm(d))
+		return -1;
+	if (revoke_bpf_open(&d->rb, o->pin_dir, o->max_entries, o->verbose, err,
+			    sizeof(err))) {
+		fprintf(stderr, "revoke-bpfd: %s\n", err);
+		return -1;
+	}
+	ret = revoked_map_sync(&d->rb, &count);
+	if (ret) {
+		fprintf(stderr, "revoke-bpfd: cannot read the revoked set: %s\n",
+			strerror(-ret));
+		goto fail;
+	}
+	ret = revoke_events_open(&d->events, d->rb.events_fd);
+	if (ret) {
+		fprintf(stderr, "revoke-bpfd: cannot read the event ring buffer: %s\n",
+			strerror(-ret));
+		goto fail;
+	}
+	fprintf(stderr, "revoke-bpfd: %s %d programs under %s (%d replaced), "
+		"%llu of %u entries revoked\n",
+		d->rb.adopted ? "adopted" : "attached",
+		revoke_bpf_count_attached(o->pin_dir), o->pin_dir, d->rb.replaced,
+		(unsigned long long)count, d->rb.max_entries);
+	return 0;
+fail:
+	revoke_bpf_close(&d->rb);
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -492,7 +651,6 @@ int main(int argc, char **argv)
 	};
 	struct daemon d = { .started = time(NULL) };
 	char err[1024];
-	uint64_t count;
 	int ret, lfd, sfd;
 
 	ret = parse_options(argc, argv, &o);
@@ -505,42 +663,32 @@ int main(int argc, char **argv)
 			"programs and reads every process's files)\n");
 		return 1;
 	}
-	if (check_lsm(&d))
+	if (resolve_group(&d, o.group))
 		return 1;
-	if (revoke_bpf_open(&d.rb, o.pin_dir, o.max_entries, o.verbose, err,
-			    sizeof(err))) {
-		fprintf(stderr, "revoke-bpfd: %s\n", err);
-		return 1;
-	}
-	ret = revoked_map_sync(&d.rb, &count);
-	if (ret) {
-		fprintf(stderr, "revoke-bpfd: cannot read the revoked set: %s\n",
-			strerror(-ret));
-		goto out_bpf;
-	}
 	sfd = signal_fd();
 	if (sfd < 0) {
 		fprintf(stderr, "revoke-bpfd: signalfd: %s\n", strerror(errno));
-		ret = 1;
-		goto out_bpf;
+		return 1;
 	}
+	if (start(&d, &o)) {
+		close(sfd);
+		return 1;
+	}
+	ret = 1;
 	lfd = ctl_listen(o.socket_path, err, sizeof(err));
 	if (lfd < 0) {
 		fprintf(stderr, "revoke-bpfd: %s\n", err);
-		ret = 1;
-		goto out_sig;
+		goto out;
 	}
-	fprintf(stderr, "revoke-bpfd: ready: %s %d programs under %s, %llu of %u "
-		"entries revoked, listening on %s\n",
-		d.rb.adopted ? "adopted" : "attached",
-		revoke_bpf_count_attached(o.pin_dir), o.pin_dir,
-		(unsigned long long)count, d.rb.max_entries, o.socket_path);
+	fprintf(stderr, "revoke-bpfd: ready, listening on %s\n", o.socket_path);
+	sd_notify("READY=1\nSTATUS=enforcing");
 	ret = serve(&d, lfd, sfd) ? 1 : 0;
+	sd_notify("STOPPING=1");
 	close(lfd);
 	unlink(o.socket_path);
-out_sig:
-	close(sfd);
-out_bpf:
+out:
+	revoke_events_close(&d.events);
 	revoke_bpf_close(&d.rb);
-	return ret ? 1 : 0;
+	close(sfd);
+	return ret;
 }

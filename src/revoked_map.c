@@ -5,7 +5,10 @@
  * revoke_state.nr_revoked must never be zero while the map has entries:
  * the programs skip the lookup when it is.  So an entry is counted before
  * add returns, and the counter is recomputed from the map itself whenever
- * the daemon starts, so it is right even after a crash.
+ * the daemon starts, so it is right even after a crash.  The programs
+ * delete entries of freed inodes without lowering the counter, so it is
+ * an upper bound; add and del adjust it by one from its current value,
+ * which keeps it an upper bound.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,11 +18,38 @@
 
 #include "revoked_map.h"
 
-static int write_count(struct revoke_bpf *rb, uint64_t count)
+/**
+ * revoked_map_state() - read the programs' shared state
+ * @rb: the daemon's handles
+ * @st: result
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_state(struct revoke_bpf *rb, struct revoke_state *st)
 {
-	struct revoke_state st = { .nr_revoked = count };
 	__u32 zero = 0;
 
+	if (bpf_map_lookup_elem(rb->state_fd, &zero, st))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Set the fast-path counter, keeping the other fields.  The daemon is the
+ * only writer of nr_revoked; the programs only add to the other fields,
+ * so an increment they make between our read and write can be lost,
+ * which costs a statistic, never a revocation.
+ */
+static int write_count(struct revoke_bpf *rb, uint64_t count)
+{
+	struct revoke_state st;
+	__u32 zero = 0;
+	int err;
+
+	err = revoked_map_state(rb, &st);
+	if (err)
+		return err;
+	st.nr_revoked = count;
 	if (bpf_map_update_elem(rb->state_fd, &zero, &st, BPF_ANY))
 		return -errno;
 	return 0;
@@ -28,12 +58,12 @@ static int write_count(struct revoke_bpf *rb, uint64_t count)
 static int read_count(struct revoke_bpf *rb, uint64_t *count)
 {
 	struct revoke_state st;
-	__u32 zero = 0;
+	int err;
 
-	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st))
-		return -errno;
-	*count = st.nr_revoked;
-	return 0;
+	err = revoked_map_state(rb, &st);
+	if (!err)
+		*count = st.nr_revoked;
+	return err;
 }
 
 static int count_one(const struct revoke_key *key, const struct revoke_val *val,

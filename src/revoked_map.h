@@ -22,6 +22,7 @@ enum revoke_change {
 typedef int (*revoked_map_fn)(const struct revoke_key *key,
 			      const struct revoke_val *val, void *ctx);
 
+int revoked_map_state(struct revoke_bpf *rb, struct revoke_state *st);
 int revoked_map_count(struct revoke_bpf *rb, uint64_t *count);
 int revoked_map_sync(struct revoke_bpf *rb, uint64_t *count);
 int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,

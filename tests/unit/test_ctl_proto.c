@@ -42,6 +42,13 @@ static void test_accepts(void)
 	      parse("revoke-bpf/1 list\n", &r, &why) == 0 && r.verb == REVOKE_VERB_LIST);
 	CHECK("status with no fields",
 	      parse("revoke-bpf/1 status\n", &r, &why) == 0 && r.verb == REVOKE_VERB_STATUS);
+	CHECK("events with no fields",
+	      parse("revoke-bpf/1 events\n", &r, &why) == 0 && r.verb == REVOKE_VERB_EVENTS);
+	CHECK("unload with no fields",
+	      parse("revoke-bpf/1 unload\n", &r, &why) == 0 && r.verb == REVOKE_VERB_UNLOAD);
+	CHECK("unload changes state, events does not",
+	      revoke_verb_changes_state(REVOKE_VERB_UNLOAD) &&
+	      !revoke_verb_changes_state(REVOKE_VERB_EVENTS));
 	CHECK("del with ino only",
 	      parse("revoke-bpf/1 del ino=5\n", &r, &why) == 0 && !r.has_dev);
 	CHECK("fields in any order",
@@ -60,8 +67,8 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 list\nrevoke-bpf/1 list\n", "request is not exactly one line" },
 		{ "revoke-bpf/2 list\n", "unknown protocol version (expected revoke-bpf/1)" },
 		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
-		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list or status)" },
-		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list or status)" },
+		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events or unload)" },
+		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events or unload)" },
 		{ "revoke-bpf/1 add\n", "missing field ino" },
 		{ "revoke-bpf/1 add ino=0\n", "ino is not an inode number (1 to 18446744073709551615)" },
 		{ "revoke-bpf/1 add ino=-1\n", "ino is not an inode number (1 to 18446744073709551615)" },
@@ -77,6 +84,7 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add =1\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 add \xff\xfe\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 list ino=3\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 unload dev=1:1\n", "this verb takes no fields" },
 	};
 	struct revoke_req r;
 	const char *why;

@@ -29,18 +29,19 @@ state_unchanged() {
 	[ "$(revoke-bpf list --json)" = "$BEFORE" ]
 }
 
-@test "status reports BPF LSM active and all four programs attached" {
+@test "status reports BPF LSM active and all five programs attached" {
 	run revoke-bpf status
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_lsm            active"* ]]
-	[[ $output == *"programs_attached  4/4"* ]]
+	[[ $output == *"programs_attached  5/5"* ]]
 	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
 }
 
 @test "the programs and maps are pinned under /sys/fs/bpf/revoke-bpf" {
 	run ls /sys/fs/bpf/revoke-bpf
-	expect_lines revoke_file_ioctl revoke_file_open revoke_file_permission \
-		revoke_mmap_file revoke_state revoked
+	expect_lines revoke_events revoke_file_ioctl revoke_file_open \
+		revoke_file_permission revoke_inode_free revoke_mmap_file \
+		revoke_state revoked
 }
 
 @test "add PATH says what it revoked" {
@@ -180,7 +181,7 @@ state_unchanged() {
 	[ "$status" -eq 0 ]
 	run "$ASUSER" 65534 revoke-bpf del "$F"
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: del: only root may del revocations (you are uid 65534); run it with sudo"
+	expect_lines "revoke-bpf: del: only root may del (you are uid 65534); run it with sudo"
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 }
