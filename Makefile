@@ -13,6 +13,8 @@ BUILD    := build
 PREFIX   ?= /usr/local
 SBINDIR  ?= $(PREFIX)/sbin
 BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+UNITDIR  ?= $(PREFIX)/lib/systemd/system
 
 CC       ?= cc
 CLANG    ?= clang
@@ -85,6 +87,25 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -D -m 0755 $(BUILD)/revoke-bpfd $(DESTDIR)$(SBINDIR)/revoke-bpfd
 	$(Q)install -D -m 0755 $(BUILD)/revoke-bpf $(DESTDIR)$(BINDIR)/revoke-bpf
+	$(Q)install -D -m 0644 man/revoke-bpf.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpf.8
+	$(Q)install -D -m 0644 man/revoke-bpfd.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpfd.8
+	$(Q)install -d $(DESTDIR)$(UNITDIR)
+	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|' dist/revoke-bpfd.service \
+		> $(DESTDIR)$(UNITDIR)/revoke-bpfd.service
+
+# libFuzzer on the request parser, under ASan and UBSan, for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	      -D_GNU_SOURCE -Iinclude -Isrc
+$(BUILD)/tests/fuzz_ctl_proto: tests/fuzz/fuzz_ctl_proto.c src/ctl_proto.c src/key.c | $(BUILD)/tests
+	$(call msg,FUZZ-CC,$@)
+	$(Q)$(CLANG) $(FUZZ_FLAGS) $^ -o $@
+
+fuzz: $(BUILD)/tests/fuzz_ctl_proto
+	$(Q)mkdir -p $(BUILD)/fuzz-corpus
+	$(Q)printf 'revoke-bpf/1 add ino=12 dev=8:1\n' > $(BUILD)/fuzz-corpus/add
+	$(Q)printf 'revoke-bpf/1 list\n' > $(BUILD)/fuzz-corpus/list
+	$(Q)$< -max_total_time=$(FUZZ_SECONDS) -max_len=5000 $(BUILD)/fuzz-corpus
 
 deps:
 	$(Q)tests/deps.sh
@@ -104,7 +125,7 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD)
 
-.PHONY: all install deps check demo vmlinux clean
+.PHONY: all install deps check demo fuzz vmlinux clean
 .DELETE_ON_ERROR:
 .SECONDARY: $(BUILD)/revoke.bpf.o
 

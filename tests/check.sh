@@ -3,8 +3,9 @@
 # tests/check.sh - run every test and end with "N passed, N failed".
 #
 #   1. C unit tests (build/tests/test_*), on the host
-#   2. BATS suites in tests/host, on the host (CLI, harness)
-#   3. BATS suites in tests/vm, inside the guest (tests/vm/run)
+#   2. BATS suites in tests/host, on the host (CLI, harness, install)
+#   3. libFuzzer on the control-protocol parser, 10 s (make fuzz)
+#   4. BATS suites in tests/vm, inside the guest (tests/vm/run)
 #
 # Every suite speaks TAP; its "ok" and "not ok" lines are tallied.  A
 # suite that dies without a plan counts as a failure.
@@ -37,6 +38,16 @@ for t in build/tests/test_*; do
 	[ -x "$t" ] && [ "${t%.d}" = "$t" ] && tally "unit: ${t##*/}" "$t"
 done
 tally "host: tests/host" bats --tap tests/host
+fuzz() {
+	if make -s fuzz FUZZ_SECONDS=10 >/tmp/revoke-fuzz.log 2>&1; then
+		echo "ok 1 the request parser survives 10 s of libFuzzer under ASan and UBSan"
+	else
+		tail -n 30 /tmp/revoke-fuzz.log
+		echo "not ok 1 the request parser survives 10 s of libFuzzer under ASan and UBSan"
+	fi
+	echo "1..1"
+}
+tally "fuzz: tests/fuzz" fuzz
 tally "vm: tests/vm" tests/vm/run --module loop --module ext4 \
 	--module crc32c_generic --file /usr/sbin/mke2fs -- \
 	bats --tap "$REPO/tests/vm"
