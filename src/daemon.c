@@ -670,25 +670,28 @@ int main(int argc, char **argv)
 		fprintf(stderr, "revoke-bpfd: signalfd: %s\n", strerror(errno));
 		return 1;
 	}
-	if (start(&d, &o)) {
-		close(sfd);
-		return 1;
-	}
+	/*
+	 * Listen first, so that a second daemon stops before it touches the
+	 * pins; requests wait in the backlog until the programs are up.
+	 */
 	ret = 1;
 	lfd = ctl_listen(o.socket_path, err, sizeof(err));
 	if (lfd < 0) {
 		fprintf(stderr, "revoke-bpfd: %s\n", err);
-		goto out;
+		close(sfd);
+		return 1;
 	}
+	if (start(&d, &o))
+		goto out_listen;
 	fprintf(stderr, "revoke-bpfd: ready, listening on %s\n", o.socket_path);
 	sd_notify("READY=1\nSTATUS=enforcing");
 	ret = serve(&d, lfd, sfd) ? 1 : 0;
 	sd_notify("STOPPING=1");
-	close(lfd);
-	unlink(o.socket_path);
-out:
 	revoke_events_close(&d.events);
 	revoke_bpf_close(&d.rb);
+out_listen:
+	close(lfd);
+	unlink(o.socket_path);
 	close(sfd);
 	return ret;
 }

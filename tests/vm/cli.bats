@@ -154,7 +154,7 @@ state_unchanged() {
 	local sock=/run/revoke-bpf-small.sock pins=/sys/fs/bpf/revoke-small
 	revoke-bpfd --max-entries 2 --pin-dir $pins --socket $sock >>"$DAEMON_LOG" 2>&1 &
 	local pid=$!
-	for i in $(seq 1 100); do revoke-bpf --socket $sock status >/dev/null 2>&1 && break; sleep 0.1; done
+	wait_ready $pid $sock
 	local a b c
 	a=$(new_file); b=$(new_file); c=$(new_file)
 	revoke-bpf --socket $sock add "$a" >/dev/null

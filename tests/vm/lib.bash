@@ -7,19 +7,34 @@ ASUSER=$REPO/build/tests/asuser
 CTLSEND=$REPO/build/tests/ctlsend
 DAEMON_LOG=/tmp/revoke-bpfd.log
 
+# wait_ready PID [SOCKET]: wait until the daemon PID answers on SOCKET.
+wait_ready() {
+	local i sock=${2:-/run/revoke-bpf/control.sock}
+	for i in $(seq 1 100); do
+		revoke-bpf --socket "$sock" status >/dev/null 2>&1 && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "revoke-bpfd did not become ready:" >&2
+	cat "$DAEMON_LOG" >&2
+	return 1
+}
+
 # start_daemon [ARGS...]: start revoke-bpfd and wait until it answers.
 start_daemon() {
 	revoke-bpfd "$@" >>"$DAEMON_LOG" 2>&1 &
 	echo $! > /tmp/revoke-bpfd.pid
 	disown
+	wait_ready "$(cat /tmp/revoke-bpfd.pid)"
+}
+
+# wait_subscribed N: wait until N "revoke-bpf events" streams are open.
+wait_subscribed() {
 	local i
 	for i in $(seq 1 100); do
-		revoke-bpf status >/dev/null 2>&1 && return 0
-		kill -0 "$(cat /tmp/revoke-bpfd.pid)" 2>/dev/null || break
+		revoke-bpf status | grep -q "^subscribers  *$1\$" && return 0
 		sleep 0.1
 	done
-	echo "revoke-bpfd did not become ready:" >&2
-	cat "$DAEMON_LOG" >&2
 	return 1
 }
 

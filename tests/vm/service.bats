@@ -117,10 +117,7 @@ umount_ext4() {
 	revoke "$F"
 	revoke-bpf events --count 1 > /tmp/events.out &
 	local ev=$!
-	for i in $(seq 1 100); do
-		revoke-bpf status | grep -q 'subscribers        1' && break
-		sleep 0.1
-	done
+	wait_subscribed 1
 	bash -c 'echo $$ > /tmp/cat.pid; exec cat "$1"' _ "$F" 2>/dev/null || true
 	wait $ev
 	local pid ino
@@ -134,10 +131,7 @@ umount_ext4() {
 	revoke "$F"
 	revoke-bpf events --json --count 2 > /tmp/events.json &
 	local ev=$!
-	for i in $(seq 1 100); do
-		revoke-bpf status | grep -q 'subscribers        1' && break
-		sleep 0.1
-	done
+	wait_subscribed 1
 	"$PROBE" "$F" read >/dev/null 2>&1 || true
 	cat "$F" 2>/dev/null || true
 	wait $ev
