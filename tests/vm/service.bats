@@ -198,3 +198,14 @@ umount_ext4() {
 	rm -f /tmp/revoke-bpfd.pid
 	start_daemon
 }
+
+@test "revoke-bpfd tells systemd READY=1 once it serves" {
+	stop_daemon
+	"$REPO/build/tests/notifyrecv" /run/notify.sock > /tmp/notify.out &
+	local rcv=$!
+	while [ ! -S /run/notify.sock ]; do sleep 0.05; done
+	NOTIFY_SOCKET=/run/notify.sock start_daemon
+	wait $rcv
+	run cat /tmp/notify.out
+	expect_lines "READY=1" "STATUS=enforcing"
+}
