@@ -28,13 +28,14 @@ const char *revoke_verb_name(enum revoke_verb verb)
 }
 
 /**
- * revoke_verb_changes_state() - may only privileged clients send @verb?
+ * revoke_verb_privileged() - may only privileged clients send @verb?
  * @verb: the request's verb
  */
-bool revoke_verb_changes_state(enum revoke_verb verb)
+bool revoke_verb_privileged(enum revoke_verb verb)
 {
+	/* events names other users' processes: not for everyone either */
 	return verb == REVOKE_VERB_ADD || verb == REVOKE_VERB_DEL ||
-	       verb == REVOKE_VERB_UNLOAD;
+	       verb == REVOKE_VERB_UNLOAD || verb == REVOKE_VERB_EVENTS;
 }
 
 /**

@@ -21,7 +21,8 @@
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...
  * hook=... op=... arg=0x...", until the client closes it.
  *
- * add, del and unload are for root (or the daemon's --group) only.
+ * add, del, unload and events are for root (or the daemon's --group)
+ * only; anyone may list and status.
  */
 #ifndef REVOKE_CTL_PROTO_H
 #define REVOKE_CTL_PROTO_H
@@ -58,7 +59,7 @@ struct revoke_req {
 };
 
 const char *revoke_verb_name(enum revoke_verb verb);
-bool revoke_verb_changes_state(enum revoke_verb verb);
+bool revoke_verb_privileged(enum revoke_verb verb);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);
 int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 		     const char **why);

@@ -373,7 +373,7 @@ static const verb_fn verb_handlers[] = {
 	[REVOKE_VERB_UNLOAD] = do_unload,
 };
 
-static bool may_change(const struct daemon *d, const struct ctl_peer *peer)
+static bool may_act(const struct daemon *d, const struct ctl_peer *peer)
 {
 	return peer->uid == 0 ||
 	       (d->group_name && ctl_peer_in_group(peer, d->group));
@@ -391,9 +391,9 @@ static bool handle_request(const struct ctl_peer *peer, const char *buf,
 		resp_err(resp, EINVAL, "bad request: %s", why);
 		return false;
 	}
-	if (revoke_verb_changes_state(req.verb) && !may_change(d, peer)) {
+	if (revoke_verb_privileged(req.verb) && !may_act(d, peer)) {
 		resp_err(resp, EPERM,
-			 "only root%s%s may %s (you are uid %u); run it with sudo",
+			 "only root%s%s may use '%s' (you are uid %u); run it with sudo",
 			 d->group_name ? " and members of group " : "",
 			 d->group_name ? d->group_name : "",
 			 revoke_verb_name(req.verb), (unsigned int)peer->uid);

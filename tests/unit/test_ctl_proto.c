@@ -46,9 +46,11 @@ static void test_accepts(void)
 	      parse("revoke-bpf/1 events\n", &r, &why) == 0 && r.verb == REVOKE_VERB_EVENTS);
 	CHECK("unload with no fields",
 	      parse("revoke-bpf/1 unload\n", &r, &why) == 0 && r.verb == REVOKE_VERB_UNLOAD);
-	CHECK("unload changes state, events does not",
-	      revoke_verb_changes_state(REVOKE_VERB_UNLOAD) &&
-	      !revoke_verb_changes_state(REVOKE_VERB_EVENTS));
+	CHECK("unload and events are privileged, list and status are not",
+	      revoke_verb_privileged(REVOKE_VERB_UNLOAD) &&
+	      revoke_verb_privileged(REVOKE_VERB_EVENTS) &&
+	      !revoke_verb_privileged(REVOKE_VERB_LIST) &&
+	      !revoke_verb_privileged(REVOKE_VERB_STATUS));
 	CHECK("del with ino only",
 	      parse("revoke-bpf/1 del ino=5\n", &r, &why) == 0 && !r.has_dev);
 	CHECK("fields in any order",

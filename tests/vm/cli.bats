@@ -172,7 +172,7 @@ state_unchanged() {
 	[[ $full != *"\"ino\":$(stat -c %i "$c"),"* ]]
 }
 
-@test "a user other than root may list and status but not add or del" {
+@test "a user other than root may list and status but not add, del or stream events" {
 	revoke "$F"
 	run "$ASUSER" 65534 revoke-bpf list
 	[ "$status" -eq 0 ]
@@ -181,7 +181,10 @@ state_unchanged() {
 	[ "$status" -eq 0 ]
 	run "$ASUSER" 65534 revoke-bpf del "$F"
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: del: only root may del (you are uid 65534); run it with sudo"
+	expect_lines "revoke-bpf: del: only root may use 'del' (you are uid 65534); run it with sudo"
+	run "$ASUSER" 65534 revoke-bpf events --count 1
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: events: only root may use 'events' (you are uid 65534); run it with sudo"
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 }

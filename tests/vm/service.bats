@@ -169,7 +169,7 @@ umount_ext4() {
 	[[ $output == "$F: revoked (dev "* ]]
 	run "$ASUSER" 65534 revoke-bpf del "$F"
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: del: only root and members of group revokers may del (you are uid 65534); run it with sudo"
+	expect_lines "revoke-bpf: del: only root and members of group revokers may use 'del' (you are uid 65534); run it with sudo"
 	stop_daemon
 	start_daemon
 }
