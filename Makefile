@@ -41,8 +41,10 @@ DAEMON_OBJS := daemon bpf_load revoked_map ctl_server ctl_proto key \
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+# BPF test helpers: an object standing for another build, and its loader
+BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog
 
-all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS)
+all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(BPF_HELPERS)
 
 $(BUILD) $(BUILD)/tests:
 	$(Q)mkdir -p $@
@@ -78,6 +80,14 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/tap.h \
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $< \
 		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
 		$(LDLIBS) -o $@
+
+$(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c vmlinux.h | $(BUILD)/tests
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/pin_prog: tests/bpf/pin_prog.c | $(BUILD)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)

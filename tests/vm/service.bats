@@ -209,3 +209,21 @@ umount_ext4() {
 	run cat /tmp/notify.out
 	expect_lines "READY=1" "STATUS=enforcing"
 }
+
+@test "a pinned program of another build is replaced, and denies again" {
+	revoke "$F"
+	stop_daemon
+	# another build's revoke_file_open, which denies nothing, takes the pin
+	"$REPO/build/tests/pin_prog" "$REPO/build/tests/old_file_open.bpf.o" \
+		/sys/fs/bpf/revoke-bpf/revoke_file_open
+	run "$PROBE" "$F" read
+	expect_lines "read: EIO"
+	start_daemon
+	run revoke-bpf status
+	[[ $output == *"adopted            no"* ]]
+	[[ $output == *"replaced_programs  1"* ]]
+	[[ $output == *"programs_attached  5/5"* ]]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	[ ! -e /sys/fs/bpf/revoke-bpf/revoke_file_open__new ]
+}
