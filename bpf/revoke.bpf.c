@@ -64,6 +64,7 @@ static __always_inline void report(struct revoke_state *st,
 				   __u32 op, __u64 arg)
 {
 	struct revoke_event *ev;
+	__u64 id;
 
 	ev = bpf_ringbuf_reserve(&revoke_events, sizeof(*ev), 0);
 	if (!ev) {
@@ -71,8 +72,9 @@ static __always_inline void report(struct revoke_state *st,
 		return;
 	}
 	ev->ts_ns = bpf_ktime_get_ns();
-	ev->pid = (__u32)bpf_get_current_pid_tgid();
-	ev->tgid = bpf_get_current_pid_tgid() >> 32;
+	id = bpf_get_current_pid_tgid();
+	ev->pid = (__u32)id;
+	ev->tgid = id >> 32;
 	ev->uid = (__u32)bpf_get_current_uid_gid();
 	ev->dev = key->dev;
 	ev->ino = key->ino;
