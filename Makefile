@@ -37,7 +37,8 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 DAEMON_OBJS := daemon bpf_load revoked_map ctl_server ctl_proto key \
-	       lsm_check inode_find events
+	       lsm_check inode_find events holders pipeline tracee waiters \
+	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
@@ -59,6 +60,7 @@ $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf_skel > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
+$(BUILD)/holders.o: $(BUILD)/holders.skel.h
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(call msg,CC,$@)
@@ -137,6 +139,6 @@ clean:
 
 .PHONY: all install deps check demo fuzz vmlinux clean
 .DELETE_ON_ERROR:
-.SECONDARY: $(BUILD)/revoke.bpf.o
+.SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o
 
 -include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)

@@ -40,6 +40,15 @@ struct {
 	__type(value, struct revoke_state);
 } revoke_state SEC(".maps");
 
+/* What the pipeline did per entry; read by list, never by the hooks. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_MAX_ENTRIES_DEFAULT);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct revoke_key);
+	__type(value, struct revoke_report);
+} revoke_reports SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, REVOKE_EVENTS_BYTES);
@@ -168,7 +177,9 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 	if (BPF_CORE_READ(inode, i_nlink) != 0)
 		return 0;
 	inode_key(inode, &key);
-	if (bpf_map_delete_elem(&revoked, &key) == 0)
+	if (bpf_map_delete_elem(&revoked, &key) == 0) {
+		bpf_map_delete_elem(&revoke_reports, &key);
 		__sync_fetch_and_add(&st->freed, 1);
+	}
 	return 0;
 }

@@ -64,6 +64,68 @@ struct revoke_state {
 	__u64 freed;
 };
 
+/**
+ * struct revoke_report - what the revocation pipeline last did for an
+ * entry of the revoked set (the "revoke_reports" map, same keys)
+ * @holders: processes found holding the inode (open or mapped)
+ * @fds: descriptors found
+ * @mappings: mappings found
+ * @waiters: threads found blocked in a system call on the file
+ * @woken: waiters interrupted (restarted into EIO, or their poll completed)
+ * @unmapped: mappings replaced by one that raises SIGBUS
+ * @released: descriptors replaced by a dead file
+ * @failed: holders, threads or objects that could not be handled
+ * @flags: REVOKE_REPORT_*
+ * @pad: always zero
+ */
+struct revoke_report {
+	__u32 holders;
+	__u32 fds;
+	__u32 mappings;
+	__u32 waiters;
+	__u32 woken;
+	__u32 unmapped;
+	__u32 released;
+	__u32 failed;
+	__u32 flags;
+	__u32 pad;
+};
+
+/* The entry is a dead file made by revoke-bpfd to replace released fds. */
+#define REVOKE_REPORT_DEAD  0x1
+/* The pipeline ran with release of the descriptors. */
+#define REVOKE_REPORT_RELEASE 0x2
+
+/* What a holder iterator record describes (struct revoke_holder.kind). */
+enum revoke_holder_kind {
+	REVOKE_HOLDER_FD = 1,
+	REVOKE_HOLDER_VMA = 2,
+};
+
+/**
+ * struct revoke_holder - one record written by the holder iterators
+ *	(bpf/holders.bpf.c): a descriptor or a mapping of a target inode
+ * @kind: enum revoke_holder_kind
+ * @tgid: the process
+ * @fd: the descriptor (REVOKE_HOLDER_FD)
+ * @dev: filesystem device, kernel encoding
+ * @ino: inode number
+ * @start: first address of the mapping (REVOKE_HOLDER_VMA)
+ * @end: address just past the mapping (REVOKE_HOLDER_VMA)
+ */
+struct revoke_holder {
+	__u32 kind;
+	__u32 tgid;
+	__u32 fd;
+	__u32 dev;
+	__u64 ino;
+	__u64 start;
+	__u64 end;
+};
+
+/* Capacity of the iterators' target set: inodes looked for in one pass. */
+#define REVOKE_HOLDER_TARGETS 1024
+
 /* Which hook denied an operation (struct revoke_event.hook). */
 enum revoke_hook {
 	REVOKE_HOOK_FILE_PERMISSION = 1,

@@ -47,6 +47,7 @@ static const char *const map_names[] = {
 	"revoked",
 	"revoke_state",
 	"revoke_events",
+	"revoke_reports",
 };
 
 static bool libbpf_verbose;
@@ -287,6 +288,9 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 	}
 	rb->adopted = true;
 	ret = bpf_map__set_max_entries(skel->maps.revoked, max_entries);
+	if (!ret)
+		ret = bpf_map__set_max_entries(skel->maps.revoke_reports,
+					       max_entries);
 	bpf_object__for_each_map(map, skel->obj) {
 		if (ret)
 			break;
@@ -317,6 +321,9 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 		ret = keep_fd(bpf_map__fd(skel->maps.revoke_events),
 			      &rb->events_fd, err, errlen);
 	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_reports),
+			      &rb->reports_fd, err, errlen);
+	if (!ret)
 		ret = map_capacity(rb->revoked_fd, &rb->max_entries);
 out:
 	revoke_bpf_skel__destroy(skel);
@@ -344,6 +351,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;
 	rb->events_fd = -1;
+	rb->reports_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -372,6 +380,9 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 		close(rb->state_fd);
 	if (rb->events_fd >= 0)
 		close(rb->events_fd);
+	if (rb->reports_fd >= 0)
+		close(rb->reports_fd);
+	rb->reports_fd = -1;
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;
 	rb->events_fd = -1;

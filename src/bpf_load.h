@@ -17,6 +17,7 @@
  * @revoked_fd: the "revoked" hash map
  * @state_fd: the "revoke_state" array map
  * @events_fd: the "revoke_events" ring buffer
+ * @reports_fd: the "revoke_reports" hash map
  * @max_entries: capacity of the revoked map
  * @adopted: true if every map and link was pinned already, running this
  *	build's programs, and was kept as it was
@@ -27,6 +28,7 @@ struct revoke_bpf {
 	int revoked_fd;
 	int state_fd;
 	int events_fd;
+	int reports_fd;
 	uint32_t max_entries;
 	bool adopted;
 	int replaced;

@@ -46,9 +46,15 @@ bool revoke_verb_privileged(enum revoke_verb verb)
  *
  * Return: the line's length, or -ENOSPC if it does not fit.
  */
+static const char *const release_names[] = {
+	[REVOKE_RELEASE_AUTO] = "auto",
+	[REVOKE_RELEASE_YES] = "yes",
+	[REVOKE_RELEASE_NO] = "no",
+};
+
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
-	char ino[32] = "", dev[32] = "";
+	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
 	int n;
 
 	if (req->has_ino)
@@ -56,8 +62,13 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			 (unsigned long long)req->ino);
 	if (req->has_dev)
 		snprintf(dev, sizeof(dev), " dev=%u:%u", req->major, req->minor);
-	n = snprintf(buf, len, "%s %s%s%s\n", REVOKE_PROTO_MAGIC,
-		     revoke_verb_name(req->verb), ino, dev);
+	if (req->has_release)
+		snprintf(rel, sizeof(rel), " release=%s",
+			 release_names[req->release]);
+	if (req->timeout_ms)
+		snprintf(tmo, sizeof(tmo), " timeout_ms=%u", req->timeout_ms);
+	n = snprintf(buf, len, "%s %s%s%s%s%s\n", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), ino, dev, rel, tmo);
 	if (n < 0 || (size_t)n >= len)
 		return -ENOSPC;
 	return n;
@@ -74,6 +85,43 @@ static int parse_verb(const char *word, enum revoke_verb *verb)
 		}
 	}
 	return -EINVAL;
+}
+
+/**
+ * revoke_parse_release() - parse a release policy: auto, yes or no
+ * @s: the text
+ * @out: the policy
+ *
+ * Return: 0 or -EINVAL.
+ */
+int revoke_parse_release(const char *s, enum revoke_release *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(release_names) / sizeof(release_names[0]); i++) {
+		if (!strcmp(s, release_names[i])) {
+			*out = (enum revoke_release)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/**
+ * revoke_parse_timeout_ms() - parse a drain timeout, 1 to 60000 ms
+ * @s: the text
+ * @out: the timeout
+ *
+ * Return: 0 or -EINVAL.
+ */
+int revoke_parse_timeout_ms(const char *s, unsigned int *out)
+{
+	uint64_t v;
+
+	if (revoke_parse_u64(s, &v) || v < 1 || v > REVOKE_TIMEOUT_MAX_MS)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
 }
 
 static int parse_field(char *key, char *val, struct revoke_req *req,
@@ -103,6 +151,29 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		req->has_dev = true;
 		return 0;
 	}
+	if (!strcmp(key, "release")) {
+		if (req->has_release) {
+			*why = "field release given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_release(val, &req->release)) {
+			*why = "release is not auto, yes or no";
+			return -EINVAL;
+		}
+		req->has_release = true;
+		return 0;
+	}
+	if (!strcmp(key, "timeout_ms")) {
+		if (req->timeout_ms) {
+			*why = "field timeout_ms given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_timeout_ms(val, &req->timeout_ms)) {
+			*why = "timeout_ms is not a number of milliseconds (1 to 60000)";
+			return -EINVAL;
+		}
+		return 0;
+	}
 	*why = "unknown field";
 	return -EINVAL;
 }
@@ -118,6 +189,10 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	}
 	if (!wants_ino && (req->has_ino || req->has_dev)) {
 		*why = "this verb takes no fields";
+		return -EINVAL;
+	}
+	if (req->verb != REVOKE_VERB_ADD && (req->has_release || req->timeout_ms)) {
+		*why = "release and timeout_ms are fields of add only";
 		return -EINVAL;
 	}
 	return 0;

@@ -4,7 +4,12 @@
  *
  * One request per connection, one line:
  *
- *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN]\n
+ *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN] [release=auto|yes|no]
+ *		[timeout_ms=N]\n
+ *
+ * release and timeout_ms are for add only: whether to replace the
+ * holders' descriptors by a dead file (auto: for device files), and how
+ * long to wait for threads to leave calls on the file (1 to 60000).
  *
  * VERB is add, del, list, status, events or unload.  The daemon answers
  * with a first line
@@ -16,6 +21,11 @@
  * followed, for ok, by zero or more data lines of space-separated
  * key=value fields, and closes the connection.  Values never contain
  * spaces; MESSAGE is free text to the end of the line.
+ *
+ * add answers, after the dev/ino line, one line of counts (see struct
+ * revoke_report) "holders=N fds=N mappings=N waiters=N woken=N
+ * unmapped=N released=N failed=N discover_us=N total_us=N" and one line
+ * per failure "failure pid=N tid=N step=WORD reason=WORD".
  *
  * events keeps the connection open and sends one line per denial,
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...
@@ -43,11 +53,19 @@ enum revoke_verb {
 	REVOKE_VERB_UNLOAD,
 };
 
+enum revoke_release {
+	REVOKE_RELEASE_AUTO,
+	REVOKE_RELEASE_YES,
+	REVOKE_RELEASE_NO,
+};
+
 /**
  * struct revoke_req - a parsed request
  * @verb: what to do
  * @has_ino: @ino is given (add, del)
  * @has_dev: @major and @minor are given (optional for add, del)
+ * @has_release: @release is given (add)
+ * @timeout_ms: drain timeout; 0 if not given (add)
  */
 struct revoke_req {
 	enum revoke_verb verb;
@@ -56,8 +74,15 @@ struct revoke_req {
 	uint64_t ino;
 	unsigned int major;
 	unsigned int minor;
+	bool has_release;
+	enum revoke_release release;
+	unsigned int timeout_ms;
 };
 
+#define REVOKE_TIMEOUT_MAX_MS 60000
+
+int revoke_parse_release(const char *s, enum revoke_release *out);
+int revoke_parse_timeout_ms(const char *s, unsigned int *out);
 const char *revoke_verb_name(enum revoke_verb verb);
 bool revoke_verb_privileged(enum revoke_verb verb);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);

@@ -29,7 +29,9 @@
 #include "inode_find.h"
 #include "key.h"
 #include "lsm_check.h"
+#include "pipeline.h"
 #include "revoked_map.h"
+#include "tracee.h"
 
 #ifndef REVOKE_VERSION
 #define REVOKE_VERSION "0.0.0"
@@ -38,6 +40,7 @@
 struct daemon {
 	struct revoke_bpf rb;
 	struct revoke_events events;
+	struct pipeline pipeline;
 	time_t started;
 	char lsm[256];
 	const char *socket_path;
@@ -186,6 +189,58 @@ static void log_change(const struct ctl_peer *peer, const char *verb,
 		(int)peer->pid, change_words[change]);
 }
 
+static void resp_report(struct rbuf *resp, const struct revoke_report *r)
+{
+	rbuf_printf(resp, "holders=%u fds=%u mappings=%u waiters=%u woken=%u "
+		    "unmapped=%u released=%u failed=%u", r->holders, r->fds,
+		    r->mappings, r->waiters, r->woken, r->unmapped, r->released,
+		    r->failed);
+}
+
+/*
+ * The map update has made every new operation fail; now end the existing
+ * ones (pipeline.c) and report what was found and done.
+ */
+static void run_pipeline(struct daemon *d, const struct revoke_key *key,
+			 const struct revoke_req *req, struct rbuf *resp)
+{
+	struct pipeline_opts opts = {
+		.release = req->has_release ? req->release : REVOKE_RELEASE_AUTO,
+		.timeout_ms = req->timeout_ms ? req->timeout_ms :
+			      PIPELINE_TIMEOUT_DEFAULT_MS,
+	};
+	struct pipeline_result res;
+	size_t i;
+	int err;
+
+	err = pipeline_run(&d->pipeline, key, &opts, &res);
+	if (err) {
+		res.rep.failed = 1;
+		resp_report(resp, &res.rep);
+		rbuf_printf(resp, " discover_us=0 total_us=0\n");
+		rbuf_printf(resp, "failure pid=0 tid=0 step=discover reason=%s\n",
+			    err == -ENOSYS ? "holder_iterators_unavailable" :
+			    strerrorname_np(-err) ?: "EIO");
+		return;
+	}
+	resp_report(resp, &res.rep);
+	rbuf_printf(resp, " discover_us=%llu total_us=%llu\n",
+		    (unsigned long long)res.discover_us,
+		    (unsigned long long)res.total_us);
+	for (i = 0; i < res.nfail; i++)
+		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
+			    (int)res.fail[i].pid, (int)res.fail[i].tid,
+			    res.fail[i].step, res.fail[i].reason);
+	fprintf(stderr, "revoke-bpfd: pipeline dev=%u:%u ino=%llu: holders=%u "
+		"fds=%u mappings=%u waiters=%u woken=%u unmapped=%u released=%u "
+		"failed=%u in %llu us\n", revoke_kdev_major(key->dev),
+		revoke_kdev_minor(key->dev), (unsigned long long)key->ino,
+		res.rep.holders, res.rep.fds, res.rep.mappings, res.rep.waiters,
+		res.rep.woken, res.rep.unmapped, res.rep.released, res.rep.failed,
+		(unsigned long long)res.total_us);
+	pipeline_result_free(&res);
+}
+
 static int do_add(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp)
 {
@@ -214,6 +269,7 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 	log_change(peer, "add", &key, change);
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
 	resp_key(resp, &key);
+	run_pipeline(d, &key, req, resp);
 	return 0;
 }
 
@@ -249,16 +305,29 @@ static int do_del(struct daemon *d, const struct ctl_peer *peer,
 	return 0;
 }
 
+struct list_ctx {
+	struct daemon *d;
+	struct rbuf *body;
+};
+
 static int list_one(const struct revoke_key *key, const struct revoke_val *val,
 		    void *ctx)
 {
-	struct rbuf *resp = ctx;
+	struct list_ctx *lc = ctx;
+	struct revoke_report rep;
+	bool have = !revoked_map_report_get(&lc->d->rb, key, &rep);
 
-	rbuf_printf(resp, "dev=%u:%u ino=%llu revoked_at=%llu denials=%llu\n",
-		    revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
-		    (unsigned long long)key->ino,
+	rbuf_printf(lc->body, "dev=%u:%u ino=%llu kind=%s revoked_at=%llu "
+		    "denials=%llu", revoke_kdev_major(key->dev),
+		    revoke_kdev_minor(key->dev), (unsigned long long)key->ino,
+		    have && rep.flags & REVOKE_REPORT_DEAD ? "dead" : "revoked",
 		    (unsigned long long)val->revoked_at,
 		    (unsigned long long)val->denials);
+	if (have && !(rep.flags & REVOKE_REPORT_DEAD)) {
+		rbuf_printf(lc->body, " ");
+		resp_report(lc->body, &rep);
+	}
+	rbuf_printf(lc->body, "\n");
 	return 0;
 }
 
@@ -266,11 +335,12 @@ static int do_list(struct daemon *d, const struct ctl_peer *peer,
 		   const struct revoke_req *req, struct rbuf *resp)
 {
 	struct rbuf body = {};
+	struct list_ctx lc = { d, &body };
 	int err;
 
 	(void)peer;
 	(void)req;
-	err = revoked_map_for_each(&d->rb, list_one, &body);
+	err = revoked_map_for_each(&d->rb, list_one, &lc);
 	if (err) {
 		rbuf_free(&body);
 		resp_err(resp, -err, "cannot read the revoked set: %s",
@@ -583,7 +653,8 @@ static int serve(struct daemon *d, int lfd, int sfd)
 		pfd[PFD_EVENTS] = (struct pollfd){
 			.fd = revoke_events_fd(&d->events), .events = POLLIN };
 		nsubs = revoke_events_pollfds(&d->events, pfd + PFD_SUBS);
-		if (poll(pfd, PFD_SUBS + nsubs, -1) < 0) {
+		/* threads that stopped late are let go within 50 ms */
+		if (poll(pfd, PFD_SUBS + nsubs, tracee_reap() ? 50 : -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
@@ -630,6 +701,11 @@ static int start(struct daemon *d, const struct options *o)
 			strerror(-ret));
 		goto fail;
 	}
+	pipeline_init(&d->pipeline, &d->rb);
+	if (!d->pipeline.ready)
+		fprintf(stderr, "revoke-bpfd: %s; revocation will deny new "
+			"operations but not find holders, wake waiters or "
+			"replace mappings\n", d->pipeline.why);
 	fprintf(stderr, "revoke-bpfd: %s %d programs under %s (%d replaced), "
 		"%llu of %u entries revoked\n",
 		d->rb.adopted ? "adopted" : "attached",
@@ -687,6 +763,7 @@ int main(int argc, char **argv)
 	sd_notify("READY=1\nSTATUS=enforcing");
 	ret = serve(&d, lfd, sfd) ? 1 : 0;
 	sd_notify("STOPPING=1");
+	pipeline_fini(&d.pipeline);
 	revoke_events_close(&d.events);
 	revoke_bpf_close(&d.rb);
 out_listen:

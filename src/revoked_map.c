@@ -163,6 +163,7 @@ int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
 		return err;
 	}
 	*change = REVOKE_DELETED;
+	bpf_map_delete_elem(rb->reports_fd, key);
 	err = read_count(rb, &count);
 	if (!err && count > 0)
 		err = write_count(rb, count - 1);
@@ -197,4 +198,36 @@ int revoked_map_for_each(struct revoke_bpf *rb, revoked_map_fn fn, void *ctx)
 			return err;
 	}
 	return errno == ENOENT ? 0 : -errno;
+}
+
+/**
+ * revoked_map_report_set() - record what the pipeline did for an entry
+ * @rb: the daemon's handles
+ * @key: the revoked inode
+ * @report: the counts
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_report_set(struct revoke_bpf *rb, const struct revoke_key *key,
+			   const struct revoke_report *report)
+{
+	if (bpf_map_update_elem(rb->reports_fd, key, report, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/**
+ * revoked_map_report_get() - what the pipeline last did for an entry
+ * @rb: the daemon's handles
+ * @key: the revoked inode
+ * @report: the counts
+ *
+ * Return: 0, -ENOENT if the pipeline never ran for it, or a negative errno.
+ */
+int revoked_map_report_get(struct revoke_bpf *rb, const struct revoke_key *key,
+			   struct revoke_report *report)
+{
+	if (bpf_map_lookup_elem(rb->reports_fd, key, report))
+		return -errno;
+	return 0;
 }

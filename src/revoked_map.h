@@ -29,6 +29,10 @@ int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,
 		    enum revoke_change *change);
 int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
 		    enum revoke_change *change);
+int revoked_map_report_set(struct revoke_bpf *rb, const struct revoke_key *key,
+			   const struct revoke_report *report);
+int revoked_map_report_get(struct revoke_bpf *rb, const struct revoke_key *key,
+			   struct revoke_report *report);
 int revoked_map_for_each(struct revoke_bpf *rb, revoked_map_fn fn, void *ctx);
 
 #endif /* REVOKE_REVOKED_MAP_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * holders.bpf.c - find every descriptor and every mapping of a set of
+ * inodes, for the revocation pipeline (src/holders.c).
+ *
+ * Two BPF iterators walk all tasks: one over their open files, one over
+ * their memory mappings.  Each writes a struct revoke_holder for every
+ * file whose (s_dev, i_ino) is a key of "holder_targets".  One read of
+ * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
+ * every process.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "revoke_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_HOLDER_TARGETS);
+	__type(key, struct revoke_key);
+	__type(value, __u32);
+} holder_targets SEC(".maps");
+
+/* Fill @rec's identity from @file; return 0 if @file is a target. */
+static __always_inline int target_file(struct file *file,
+				       struct revoke_holder *rec)
+{
+	struct revoke_key key = {};
+	struct inode *inode;
+
+	inode = BPF_CORE_READ(file, f_inode);
+	if (!inode)
+		return -1;
+	key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	key.ino = BPF_CORE_READ(inode, i_ino);
+	if (!bpf_map_lookup_elem(&holder_targets, &key))
+		return -1;
+	rec->dev = key.dev;
+	rec->ino = key.ino;
+	return 0;
+}
+
+SEC("iter/task_file")
+int revoke_holder_fds(struct bpf_iter__task_file *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct file *file = ctx->file;
+	struct revoke_holder rec = {};
+
+	if (!task || !file || target_file(file, &rec))
+		return 0;
+	rec.kind = REVOKE_HOLDER_FD;
+	rec.tgid = BPF_CORE_READ(task, tgid);
+	rec.fd = ctx->fd;
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+SEC("iter/task_vma")
+int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct vm_area_struct *vma = ctx->vma;
+	struct revoke_holder rec = {};
+	struct file *file;
+
+	if (!task || !vma)
+		return 0;
+	file = BPF_CORE_READ(vma, vm_file);
+	if (!file || target_file(file, &rec))
+		return 0;
+	rec.kind = REVOKE_HOLDER_VMA;
+	rec.tgid = BPF_CORE_READ(task, tgid);
+	rec.start = BPF_CORE_READ(vma, vm_start);
+	rec.end = BPF_CORE_READ(vma, vm_end);
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * holders.h - who holds an inode: every process with a descriptor or a
+ * mapping of it, found by the BPF iterators of bpf/holders.bpf.c.
+ */
+#ifndef REVOKE_HOLDERS_H
+#define REVOKE_HOLDERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "revoke_bpf.h"
+
+struct holders_bpf_skel;
+struct bpf_link;
+
+/**
+ * struct holders - the loaded iterators
+ * @skel: their skeleton
+ * @fds_link: the iter/task_file link
+ * @vmas_link: the iter/task_vma link
+ */
+struct holders {
+	struct holders_bpf_skel *skel;
+	struct bpf_link *fds_link;
+	struct bpf_link *vmas_link;
+};
+
+struct holder_vma {
+	uint64_t start;
+	uint64_t end;
+};
+
+/**
+ * struct holder_proc - one process holding a target inode
+ * @tgid: the process
+ * @fds: its descriptors of the inode
+ * @nfds: their number
+ * @vmas: its mappings of the inode
+ * @nvmas: their number
+ */
+struct holder_proc {
+	pid_t tgid;
+	int *fds;
+	size_t nfds;
+	struct holder_vma *vmas;
+	size_t nvmas;
+};
+
+struct holder_set {
+	struct holder_proc *procs;
+	size_t nr;
+	size_t nfds;
+	size_t nvmas;
+};
+
+int holders_open(struct holders *h, char *err, size_t errlen);
+void holders_close(struct holders *h);
+int holders_find(struct holders *h, const struct revoke_key *key,
+		 struct holder_set *set);
+void holder_set_free(struct holder_set *set);
+
+#endif /* REVOKE_HOLDERS_H */

@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline.c - after "add" has put an inode in the revoked set (so no new
+ * operation on it can start), make every existing use of it stop:
+ *
+ *  1. find the holders: every process with a descriptor or a mapping of
+ *     the inode, from the BPF iterators (holders.c);
+ *  2. for each holder that has a mapping, a thread blocked on the file or
+ *     running, or descriptors to release: stop all its threads (tracee.c)
+ *     and, while it is stopped,
+ *     - wake its waiters (waiters.c),
+ *     - replace each mapping in place by a MAP_SHARED mapping of a sealed,
+ *       empty memfd, so that the next access raises SIGBUS (BUS_ADRERR),
+ *       as the seed's revoked_vm_ops did,
+ *     - release: dup3() that memfd, itself revoked, over each descriptor,
+ *       so that the last reference to the original file goes and its
+ *       release runs now;
+ *     and let it go;
+ *  3. drain: wait until no thread is blocked in a call on the file, or
+ *     the timeout passes;
+ *  4. report the counts (and keep them in the revoke_reports map).
+ *
+ * Why stopping a thread ends its operations in flight: an operation that
+ * passed the LSM check before the map update may still be running; a
+ * thread reaches a ptrace stop only on its way back to user space, so once
+ * it is stopped that operation is over.  Every later one meets the hook.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "key.h"
+#include "pipeline.h"
+#include "revoked_map.h"
+#include "tracee.h"
+#include "waiters.h"
+
+#define STOP_TIMEOUT_MS 1000
+#define DRAIN_POLL_MS 10
+#define DEAD_NAME "revoke-bpf-dead"
+
+/* A descriptor or mapping of the revoked inode, seen while stopped. */
+struct held_fd {
+	int fd;
+	bool cloexec;
+};
+
+struct held_vma {
+	unsigned long start;
+	unsigned long end;
+	int prot;
+};
+
+struct held {
+	struct held_fd *fds;
+	size_t nfds;
+	struct held_vma *vmas;
+	size_t nvmas;
+	bool device;
+};
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000ull + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static void fail(struct pipeline_result *res, pid_t pid, pid_t tid,
+		 const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void fail(struct pipeline_result *res, pid_t pid, pid_t tid,
+		 const char *step, const char *fmt, ...)
+{
+	struct pipeline_failure *f;
+	va_list ap;
+
+	res->rep.failed++;
+	f = realloc(res->fail, (res->nfail + 1) * sizeof(*f));
+	if (!f)
+		return;
+	res->fail = f;
+	f += res->nfail++;
+	f->pid = pid;
+	f->tid = tid;
+	f->step = step;
+	va_start(ap, fmt);
+	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
+	va_end(ap);
+}
+
+static const char *errname(long err)
+{
+	const char *name = strerrorname_np((int)-err);
+
+	return name ? name : "EIO";
+}
+
+/**
+ * pipeline_init() - load what the pipeline needs
+ * @pl: the pipeline
+ * @rb: the enforcement maps
+ *
+ * Without the holder iterators the pipeline reports that it cannot run;
+ * the map update, and so the denial of every new operation, still works.
+ */
+void pipeline_init(struct pipeline *pl, struct revoke_bpf *rb)
+{
+	memset(pl, 0, sizeof(*pl));
+	pl->rb = rb;
+	pl->ready = !holders_open(&pl->holders, pl->why, sizeof(pl->why));
+}
+
+void pipeline_fini(struct pipeline *pl)
+{
+	if (pl->ready)
+		holders_close(&pl->holders);
+	pl->ready = false;
+}
+
+void pipeline_result_free(struct pipeline_result *res)
+{
+	free(res->fail);
+	memset(res, 0, sizeof(*res));
+}
+
+static bool same_key(const struct stat *st, const struct revoke_key *key)
+{
+	uint32_t kdev;
+
+	return !revoke_kdev_from_stdev(st->st_dev, &kdev) && kdev == key->dev &&
+	       st->st_ino == key->ino;
+}
+
+static bool fd_cloexec(pid_t pid, int fd)
+{
+	char path[64], line[128];
+	unsigned int flags = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "flags: %o", &flags) == 1)
+			break;
+	fclose(f);
+	return flags & O_CLOEXEC;
+}
+
+/* The descriptors of @key in a stopped process: the authoritative list. */
+static int scan_fds(pid_t pid, const struct revoke_key *key, struct held *h)
+{
+	char path[64];
+	struct dirent *de;
+	struct stat st;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		int fd = atoi(de->d_name);
+		struct held_fd *v;
+
+		if (de->d_name[0] == '.' ||
+		    fstatat(dirfd(dir), de->d_name, &st, 0) || !same_key(&st, key))
+			continue;
+		v = realloc(h->fds, (h->nfds + 1) * sizeof(*v));
+		if (!v)
+			break;
+		h->fds = v;
+		v[h->nfds].fd = fd;
+		v[h->nfds].cloexec = fd_cloexec(pid, fd);
+		h->nfds++;
+		h->device = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	}
+	closedir(dir);
+	return 0;
+}
+
+/* The mappings of @key in a stopped process, from /proc/PID/maps. */
+static int scan_maps(pid_t pid, const struct revoke_key *key, struct held *h)
+{
+	unsigned long start, end, ino;
+	unsigned int major, minor;
+	char path[64], line[4096], perms[8];
+	uint32_t kdev;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct held_vma *v;
+
+		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &start, &end, perms,
+			   &major, &minor, &ino) != 6 ||
+		    revoke_kdev(major, minor, &kdev) || kdev != key->dev ||
+		    ino != key->ino)
+			continue;
+		v = realloc(h->vmas, (h->nvmas + 1) * sizeof(*v));
+		if (!v)
+			break;
+		h->vmas = v;
+		v[h->nvmas].start = start;
+		v[h->nvmas].end = end;
+		v[h->nvmas].prot = (perms[0] == 'r' ? PROT_READ : 0) |
+				   (perms[1] == 'w' ? PROT_WRITE : 0) |
+				   (perms[2] == 'x' ? PROT_EXEC : 0);
+		h->nvmas++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static bool want_release(const struct pipeline_opts *opts, bool device)
+{
+	return opts->release == REVOKE_RELEASE_YES ||
+	       (opts->release == REVOKE_RELEASE_AUTO && device);
+}
+
+/* Run one system call in @t; a failure to run it counts as its result. */
+static long sys(struct tracee *t, long nr, unsigned long a0, unsigned long a1,
+		unsigned long a2, unsigned long a3, unsigned long a4,
+		unsigned long a5)
+{
+	unsigned long args[6] = { a0, a1, a2, a3, a4, a5 };
+	long ret;
+	int err;
+
+	err = tracee_syscall(t, nr, args, &ret);
+	return err ? err : ret;
+}
+
+static bool sys_failed(long ret)
+{
+	return ret < 0 && ret > -4096;
+}
+
+/*
+ * Revoke the memfd made in the holder: the dead file its released
+ * descriptors will refer to.  Every operation on it fails with EIO, and
+ * its entry goes away with it (it has no links: see revoke_inode_free).
+ */
+static int revoke_dead_file(struct pipeline *pl, pid_t pid, long mfd)
+{
+	struct revoke_report dead = { .flags = REVOKE_REPORT_DEAD };
+	enum revoke_change change;
+	struct revoke_key key = {};
+	char path[64];
+	struct stat st;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)pid, mfd);
+	if (stat(path, &st) || revoke_kdev_from_stdev(st.st_dev, &key.dev))
+		return -ESRCH;
+	key.ino = st.st_ino;
+	err = revoked_map_add(pl->rb, &key, &change);
+	if (!err)
+		revoked_map_report_set(pl->rb, &key, &dead);
+	return err;
+}
+
+/*
+ * In the stopped holder: make the dead memfd, map it over every mapping
+ * of the file, and (if @release) dup3() it over every descriptor.
+ */
+static void inject(struct pipeline *pl, struct tracee *t, const struct held *h,
+		   bool release, struct pipeline_result *res)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	pid_t pid = t->tgid;
+	long scratch, mfd, r;
+	size_t i;
+	int err;
+
+	scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sys_failed(scratch)) {
+		fail(res, pid, 0, h->nvmas ? "unmap" : "release", "inject_%s",
+		     errname(scratch));
+		return;
+	}
+	mfd = -EFAULT;
+	if (!tracee_write(t, scratch, DEAD_NAME, sizeof(DEAD_NAME)))
+		mfd = sys(t, arch_nr_memfd_create, scratch,
+			  MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
+	if (sys_failed(mfd)) {
+		fail(res, pid, 0, h->nvmas ? "unmap" : "release", "memfd_%s",
+		     errname(mfd));
+		goto out_scratch;
+	}
+	/* empty for good: every page of a mapping of it is past its end */
+	sys(t, arch_nr_fcntl, mfd, F_ADD_SEALS,
+	    F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, 0, 0, 0);
+
+	for (i = 0; i < h->nvmas; i++) {
+		const struct held_vma *v = &h->vmas[i];
+
+		r = sys(t, arch_nr_mmap, v->start, v->end - v->start, v->prot,
+			MAP_SHARED | MAP_FIXED, mfd, 0);
+		if ((unsigned long)r == v->start)
+			res->rep.unmapped++;
+		else
+			fail(res, pid, 0, "unmap", "%lx_%s", v->start,
+			     r == -EPERM ? "sealed" : errname(r));
+	}
+
+	if (release && h->nfds) {
+		err = revoke_dead_file(pl, pid, mfd);
+		if (err) {
+			fail(res, pid, 0, "release", "dead_file_%s", errname(err));
+			release = false;
+		}
+	}
+	for (i = 0; release && i < h->nfds; i++) {
+		const struct held_fd *f = &h->fds[i];
+
+		r = sys(t, arch_nr_dup3, mfd, f->fd, f->cloexec ? O_CLOEXEC : 0,
+			0, 0, 0);
+		if (r == f->fd)
+			res->rep.released++;
+		else
+			fail(res, pid, 0, "release", "fd_%d_%s", f->fd, errname(r));
+	}
+	sys(t, arch_nr_close, mfd, 0, 0, 0, 0, 0);
+out_scratch:
+	sys(t, arch_nr_munmap, scratch, page, 0, 0, 0, 0);
+}
+
+/* Does the holder need stopping, or are its descriptors all it has? */
+static bool needs_stop(const struct holder_proc *p, bool release)
+{
+	char path[64];
+	struct dirent *de;
+	bool need = p->nvmas || release;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->tgid);
+	dir = opendir(path);
+	if (!dir)
+		return false;	/* exited */
+	while (!need && (de = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid > 0 && waiter_peek(p->tgid, tid, p->fds, p->nfds, false) !=
+			       WAITER_NO)
+			need = true;
+	}
+	closedir(dir);
+	return need;
+}
+
+/* Is the file a device (for the automatic release policy)? */
+static bool proc_holds_device(const struct holder_proc *p)
+{
+	char path[64];
+	struct stat st;
+
+	if (!p->nfds)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->tgid, p->fds[0]);
+	return !stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+}
+
+static void wake_all(struct tracee *t, const struct held *h,
+		     struct pipeline_result *res)
+{
+	int fds[h->nfds ? h->nfds : 1];
+	size_t i;
+
+	for (i = 0; i < h->nfds; i++)
+		fds[i] = h->fds[i].fd;
+	for (i = 0; i < t->nr; i++) {
+		struct tracee_thread *th = &t->th[i];
+
+		switch (waiter_wake(t, th, fds, h->nfds)) {
+		case WAKE_NONE:
+			break;
+		case WAKE_RESTART:
+		case WAKE_COMPLETED:
+			res->rep.waiters++;
+			res->rep.woken++;
+			break;
+		case WAKE_FAILED:
+			res->rep.waiters++;
+			fail(res, t->tgid, th->tid, "wake", "poll_set_unreadable");
+			break;
+		}
+	}
+}
+
+static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
+			const struct holder_proc *p,
+			const struct pipeline_opts *opts,
+			struct pipeline_result *res)
+{
+	bool release = want_release(opts, proc_holds_device(p));
+	struct held h = {};
+	struct tracee t;
+	char why[48];
+	int err;
+
+	res->rep.holders++;
+	if (!needs_stop(p, release)) {
+		res->rep.fds += p->nfds;
+		return;
+	}
+	err = tracee_attach(&t, p->tgid, STOP_TIMEOUT_MS, why, sizeof(why));
+	if (err) {
+		if (err == -ESRCH)
+			return;	/* it exited, and let go of everything */
+		res->rep.fds += p->nfds;
+		res->rep.mappings += p->nvmas;
+		fail(res, p->tgid, 0, "stop", "%s", why);
+		return;
+	}
+	if (t.unstopped)
+		fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
+		     t.unstopped);
+	scan_fds(p->tgid, key, &h);
+	scan_maps(p->tgid, key, &h);
+	res->rep.fds += h.nfds;
+	res->rep.mappings += h.nvmas;
+	wake_all(&t, &h, res);
+	if (h.nvmas || (release && h.nfds))
+		inject(pl, &t, &h, release, res);
+	tracee_detach(&t);
+	free(h.fds);
+	free(h.vmas);
+}
+
+static bool failed_before(const struct pipeline_result *res, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < res->nfail; i++)
+		if (res->fail[i].pid == pid)
+			return true;
+	return false;
+}
+
+/* Threads of @p still blocked in a call on the file; record them if @last. */
+static int count_blocked(const struct holder_proc *p, bool last,
+			 struct pipeline_result *res)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->tgid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid <= 0 ||
+		    waiter_peek(p->tgid, tid, p->fds, p->nfds, true) != WAITER_YES)
+			continue;
+		n++;
+		if (last)
+			fail(res, p->tgid, tid, "drain", "still_blocked_on_file");
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Wait until no thread of a holder we handled is blocked in a call on the
+ * file.  Holders that already failed are not waited for: their failure
+ * says why.
+ */
+static void drain(struct pipeline *pl, const struct revoke_key *key,
+		  uint64_t deadline, struct pipeline_result *res)
+{
+	struct timespec pause = { 0, DRAIN_POLL_MS * 1000000L };
+	struct holder_set set;
+	bool last = false;
+	size_t i;
+	int n;
+
+	for (;;) {
+		if (holders_find(&pl->holders, key, &set))
+			return;
+		last = now_us() >= deadline;
+		for (n = 0, i = 0; i < set.nr; i++)
+			if (set.procs[i].tgid != getpid() &&
+			    !failed_before(res, set.procs[i].tgid))
+				n += count_blocked(&set.procs[i], last, res);
+		holder_set_free(&set);
+		if (!n || last)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/**
+ * pipeline_run() - end every existing use of a revoked inode
+ * @pl: the pipeline
+ * @key: the inode, already in the revoked set
+ * @opts: what to do
+ * @res: the report; free it with pipeline_result_free()
+ *
+ * Return: 0 when the pipeline ran (@res tells what failed, if anything),
+ * or a negative errno if it could not run at all.
+ */
+int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
+		 const struct pipeline_opts *opts, struct pipeline_result *res)
+{
+	uint64_t start = now_us();
+	struct holder_set set;
+	size_t i;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if (!pl->ready)
+		return -ENOSYS;
+	err = holders_find(&pl->holders, key, &set);
+	if (err)
+		return err;
+	res->discover_us = now_us() - start;
+	for (i = 0; i < set.nr; i++)
+		if (set.procs[i].tgid != getpid())
+			handle_proc(pl, key, &set.procs[i], opts, res);
+	holder_set_free(&set);
+	drain(pl, key, start + (uint64_t)opts->timeout_ms * 1000, res);
+	res->total_us = now_us() - start;
+	if (res->rep.released || opts->release == REVOKE_RELEASE_YES)
+		res->rep.flags |= REVOKE_REPORT_RELEASE;
+	revoked_map_report_set(pl->rb, key, &res->rep);
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pipeline.h - what "add" does after the map update, so that a revoked
+ * file stops working everywhere at once: the user-space half of the 2009
+ * series' fops_substitute().
+ *
+ *	find holders -> wake waiters -> replace mappings -> release -> drain
+ */
+#ifndef REVOKE_PIPELINE_H
+#define REVOKE_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bpf_load.h"
+#include "ctl_proto.h"
+#include "holders.h"
+#include "revoke_bpf.h"
+
+/**
+ * struct pipeline_opts - what one run does
+ * @release: replace descriptors by a dead file (auto: for device files)
+ * @timeout_ms: how long the drain waits
+ */
+struct pipeline_opts {
+	enum revoke_release release;
+	unsigned int timeout_ms;
+};
+
+#define PIPELINE_TIMEOUT_DEFAULT_MS 2000
+
+/**
+ * struct pipeline_failure - something the pipeline could not do
+ * @pid: the process
+ * @tid: the thread, or 0 for the whole process
+ * @step: stop, wake, unmap, release or drain
+ * @reason: one word: an errno name, or e.g. traced_by_pid_N
+ */
+struct pipeline_failure {
+	pid_t pid;
+	pid_t tid;
+	const char *step;
+	char reason[48];
+};
+
+/**
+ * struct pipeline_result - the report of one run
+ * @rep: the counts, as stored in the revoke_reports map
+ * @fail: the failures
+ * @nfail: their number
+ * @discover_us: time spent finding holders the first time
+ * @total_us: time from the start of the run to the end of the drain
+ */
+struct pipeline_result {
+	struct revoke_report rep;
+	struct pipeline_failure *fail;
+	size_t nfail;
+	uint64_t discover_us;
+	uint64_t total_us;
+};
+
+/**
+ * struct pipeline - the pipeline's long-lived state
+ * @rb: the enforcement maps (dead files are revoked in them)
+ * @holders: the holder iterators
+ * @ready: @holders is loaded
+ * @why: if not @ready, why not
+ */
+struct pipeline {
+	struct revoke_bpf *rb;
+	struct holders holders;
+	bool ready;
+	char why[256];
+};
+
+void pipeline_init(struct pipeline *pl, struct revoke_bpf *rb);
+void pipeline_fini(struct pipeline *pl);
+int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
+		 const struct pipeline_opts *opts, struct pipeline_result *res);
+void pipeline_result_free(struct pipeline_result *res);
+
+#endif /* REVOKE_PIPELINE_H */

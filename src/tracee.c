@@ -1,0 +1,537 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracee.c - stop a whole process with ptrace, run system calls in it,
+ * and let it go exactly as it was (see tracee.h).
+ *
+ * The rules that keep the holder safe:
+ *  - PTRACE_SEIZE + PTRACE_INTERRUPT, never SIGSTOP: nothing the process
+ *    can see, and a group stop already in effect is left in effect.
+ *  - Every thread is stopped before anything is changed, and threads
+ *    created meanwhile are found by listing /proc/PID/task again.
+ *  - A signal that arrives while we stop a thread is delivered; one that
+ *    arrives while it runs an injected call is held and sent again after.
+ *  - The injecting thread has PTRACE_O_EXITKILL while its registers are
+ *    not its own: if revoke-bpfd dies then, the holder is killed rather
+ *    than resumed with foreign registers.
+ *  - A thread that does not stop in time (uninterruptible sleep) is handed
+ *    to tracee_reap(), which lets it go as soon as it stops, with its
+ *    registers put back if they were changed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracee.h"
+
+#define SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
+#define INJECT_TIMEOUT_MS 2000
+#define SYSCALL_STOP (SIGTRAP | 0x80)
+
+/* Threads seized but not let go yet: see tracee_reap(). */
+struct pending {
+	pid_t tid;
+	bool has_regs;
+	arch_regs_t regs;
+};
+
+static struct pending *pending;
+static size_t npending;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Wait until @tid changes state or @deadline (now_ns()) passes. */
+static int wait_tid(pid_t tid, int *status, uint64_t deadline)
+{
+	struct timespec pause = { 0, 100 * 1000 };
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(tid, status, __WALL | WNOHANG);
+		if (r == tid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -errno;
+		if (now_ns() >= deadline)
+			return -ETIMEDOUT;
+		nanosleep(&pause, NULL);
+	}
+}
+
+static bool thread_gone(int status)
+{
+	return WIFEXITED(status) || WIFSIGNALED(status);
+}
+
+static bool signal_delivery_stop(int status)
+{
+	return WIFSTOPPED(status) && (status >> 16) == 0 &&
+	       WSTOPSIG(status) != SYSCALL_STOP;
+}
+
+static int tracer_of(pid_t tgid)
+{
+	char path[64], line[256];
+	int tracer = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "TracerPid: %d", &tracer) == 1)
+			break;
+	fclose(f);
+	return tracer;
+}
+
+static int seize(pid_t tid)
+{
+	if (!ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)SEIZE_OPTS))
+		return 0;
+	/* no CONFIG_CHECKPOINT_RESTORE, or we are under seccomp ourselves */
+	if (errno == EINVAL &&
+	    !ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)PTRACE_O_TRACESYSGOOD))
+		return 0;
+	return -errno;
+}
+
+static bool known_tid(const struct tracee *t, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->th[i].tid == tid)
+			return true;
+	return false;
+}
+
+static int add_thread(struct tracee *t, pid_t tid)
+{
+	struct tracee_thread *th;
+
+	th = realloc(t->th, (t->nr + 1) * sizeof(*th));
+	if (!th)
+		return -ENOMEM;
+	t->th = th;
+	memset(&th[t->nr], 0, sizeof(th[t->nr]));
+	th[t->nr].tid = tid;
+	t->nr++;
+	return 0;
+}
+
+/* Seize and interrupt every thread not seized yet; return how many. */
+static int seize_new_threads(struct tracee *t, char *why, size_t whylen)
+{
+	char path[64];
+	struct dirent *de;
+	int n = 0, err = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)t->tgid);
+	dir = opendir(path);
+	if (!dir) {
+		snprintf(why, whylen, "exited");
+		return -ESRCH;
+	}
+	while ((de = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid <= 0 || known_tid(t, tid))
+			continue;
+		err = seize(tid);
+		if (err == -ESRCH)
+			continue;	/* exited meanwhile */
+		if (err) {
+			int tracer = tracer_of(t->tgid);
+
+			if (tracer)
+				snprintf(why, whylen, "traced_by_pid_%d", tracer);
+			else
+				snprintf(why, whylen, "ptrace_%s",
+					 strerrorname_np(-err) ?: "refused");
+			break;
+		}
+		err = add_thread(t, tid);
+		if (err) {
+			ptrace(PTRACE_DETACH, tid, NULL, NULL);
+			snprintf(why, whylen, "ENOMEM");
+			break;
+		}
+		ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+		n++;
+	}
+	closedir(dir);
+	return err ? err : n;
+}
+
+/* Wait for the stop PTRACE_INTERRUPT asked for. */
+static int wait_stop(struct tracee_thread *th, uint64_t deadline)
+{
+	int status, err;
+
+	for (;;) {
+		err = wait_tid(th->tid, &status, deadline);
+		if (err)
+			return err;
+		if (thread_gone(status))
+			return -ESRCH;
+		if (!WIFSTOPPED(status))
+			continue;
+		if ((status >> 16) == PTRACE_EVENT_STOP)
+			break;
+		/* a signal on its way in: let it be delivered */
+		ptrace(PTRACE_CONT, th->tid, NULL,
+		       (void *)(long)(signal_delivery_stop(status) ?
+				      WSTOPSIG(status) : 0));
+	}
+	err = arch_getregs(th->tid, &th->saved);
+	if (err)
+		return err;
+	th->regs = th->saved;
+	th->stopped = true;
+	return 0;
+}
+
+static void wait_all_stops(struct tracee *t, uint64_t deadline)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < t->nr; i++) {
+		struct tracee_thread *th = &t->th[i];
+
+		if (!th->tid || th->stopped)
+			continue;
+		err = wait_stop(th, deadline);
+		if (err == -ESRCH)
+			th->tid = 0;
+	}
+}
+
+/* Find the address of a syscall instruction in the [vdso] mapping. */
+static int vdso_syscall_ip(struct tracee *t, unsigned long *ip)
+{
+	unsigned long start = 0, end = 0, a;
+	unsigned char buf[8192];
+	char path[64], line[512];
+	size_t len, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)t->tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") &&
+		    sscanf(line, "%lx-%lx", &start, &end) == 2)
+			break;
+	fclose(f);
+	for (a = start; a && a < end; a += sizeof(buf)) {
+		len = end - a < sizeof(buf) ? end - a : sizeof(buf);
+		if (tracee_read(t, a, buf, len))
+			return -EFAULT;
+		for (i = 0; i + arch_syscall_insn_len <= len; i++) {
+			if (arch_is_syscall_insn(buf + i, len - i)) {
+				*ip = a + i;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Choose the thread that runs injected calls and a syscall instruction:
+ * preferably one stopped inside a system call, whose own instruction is
+ * right behind its ip.
+ */
+static int choose_injector(struct tracee *t)
+{
+	unsigned char insn[8];
+	size_t i;
+
+	t->injector = -1;
+	t->syscall_ip = 0;
+	for (i = 0; i < t->nr; i++) {
+		const struct tracee_thread *th = &t->th[i];
+		unsigned long ip;
+
+		if (!th->stopped)
+			continue;
+		if (t->injector < 0)
+			t->injector = (int)i;
+		if (arch_syscall_nr(&th->saved) < 0)
+			continue;
+		ip = arch_syscall_insn_ip(&th->saved);
+		if (!tracee_read(t, ip, insn, arch_syscall_insn_len) &&
+		    arch_is_syscall_insn(insn, arch_syscall_insn_len)) {
+			t->injector = (int)i;
+			t->syscall_ip = ip;
+			return 0;
+		}
+	}
+	if (t->injector < 0)
+		return -ESRCH;
+	if (vdso_syscall_ip(t, &t->syscall_ip))
+		t->syscall_ip = 0;
+	return t->syscall_ip ? 0 : -ENOEXEC;
+}
+
+/**
+ * tracee_attach() - stop every thread of a process
+ * @t: the result
+ * @tgid: the process
+ * @timeout_ms: how long to wait for threads to stop
+ * @why: on failure, a one-word reason (traced_by_pid_N, exited, ...)
+ * @whylen: size of @why
+ *
+ * Threads that do not stop within @timeout_ms are counted in
+ * @t->unstopped; the others are stopped.  On failure nothing is left
+ * seized or stopped.
+ *
+ * Return: 0 or a negative errno.
+ */
+int tracee_attach(struct tracee *t, pid_t tgid, int timeout_ms,
+		  char *why, size_t whylen)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	int round, n, err;
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->tgid = tgid;
+	t->injector = -1;
+	t->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
+	if (t->pidfd < 0) {
+		snprintf(why, whylen, "exited");
+		return -ESRCH;
+	}
+	for (round = 0; round < 16; round++) {
+		n = seize_new_threads(t, why, whylen);
+		if (n < 0) {
+			err = n;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		wait_all_stops(t, deadline);
+	}
+	for (i = 0; i < t->nr; i++)
+		if (t->th[i].tid && !t->th[i].stopped)
+			t->unstopped++;
+	err = choose_injector(t);
+	if (err == -ESRCH) {
+		snprintf(why, whylen, "no_thread_stopped");
+		goto fail;
+	}
+	/* without a syscall instruction, only tracee_syscall() fails */
+	return 0;
+fail:
+	tracee_detach(t);
+	return err;
+}
+
+int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *)addr, len };
+
+	if (process_vm_readv(t->tgid, &local, 1, &remote, 1, 0) != (ssize_t)len)
+		return -EFAULT;
+	return 0;
+}
+
+int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
+		 size_t len)
+{
+	struct iovec local = { (void *)buf, len }, remote = { (void *)addr, len };
+
+	if (process_vm_writev(t->tgid, &local, 1, &remote, 1, 0) != (ssize_t)len)
+		return -EFAULT;
+	return 0;
+}
+
+/* Resume @th to its next syscall stop, holding back signals meanwhile. */
+static int next_syscall_stop(struct tracee_thread *th)
+{
+	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
+	int status, err;
+
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, th->tid, NULL, NULL))
+			return -errno;
+		err = wait_tid(th->tid, &status, deadline);
+		if (err)
+			return err;
+		if (thread_gone(status))
+			return -ESRCH;
+		if (WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP)
+			return 0;
+		if (signal_delivery_stop(status) && th->nresend < TRACEE_MAX_RESEND)
+			th->resend[th->nresend++] = WSTOPSIG(status);
+	}
+}
+
+/**
+ * tracee_syscall() - execute one system call in the stopped process
+ * @t: a process stopped by tracee_attach()
+ * @nr: the system call
+ * @args: its six arguments
+ * @ret: its result (a negative errno on failure)
+ *
+ * Return: 0 if the call ran (whatever its result), or a negative errno if
+ * it could not be run; the process is then let go by tracee_detach() as
+ * usual.
+ */
+int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
+		   long *ret)
+{
+	struct tracee_thread *th = &t->th[t->injector];
+	arch_regs_t regs = th->saved;
+	int err;
+
+	if (!t->syscall_ip)
+		return -ENOEXEC;
+	if (!th->stopped)
+		return -ESRCH;
+	if (!th->injecting) {
+		ptrace(PTRACE_SETOPTIONS, th->tid, NULL,
+		       (void *)(long)(SEIZE_OPTS | PTRACE_O_EXITKILL));
+		th->injecting = true;
+	}
+	arch_setup_syscall(&regs, t->syscall_ip, nr, args);
+	err = arch_setregs(th->tid, &regs);
+	if (!err)
+		err = next_syscall_stop(th);	/* entry */
+	if (!err)
+		err = next_syscall_stop(th);	/* exit */
+	if (!err)
+		err = arch_getregs(th->tid, &regs);
+	if (err) {
+		if (err != -ESRCH)
+			th->stopped = false;	/* still running it: reaper */
+		else
+			th->tid = 0;
+		return err;
+	}
+	*ret = arch_syscall_ret(&regs);
+	return 0;
+}
+
+static void add_pending(pid_t tid, const arch_regs_t *regs)
+{
+	struct pending *p = realloc(pending, (npending + 1) * sizeof(*p));
+
+	if (!p) {
+		fprintf(stderr, "revoke-bpfd: out of memory: thread %d is left "
+			"to be detached when revoke-bpfd exits\n", (int)tid);
+		return;
+	}
+	pending = p;
+	memset(&p[npending], 0, sizeof(p[npending]));
+	p[npending].tid = tid;
+	if (regs) {
+		p[npending].has_regs = true;
+		p[npending].regs = *regs;
+	}
+	npending++;
+}
+
+/* The registers a thread that ran injected calls must leave with. */
+static arch_regs_t leaving_regs(const struct tracee_thread *th)
+{
+	arch_regs_t regs = th->regs;
+
+	if (th->injecting)
+		arch_restart_syscall(&regs);
+	return regs;
+}
+
+/**
+ * tracee_detach() - let every thread go, as it was
+ * @t: from tracee_attach(); freed
+ */
+void tracee_detach(struct tracee *t)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < t->nr; i++) {
+		struct tracee_thread *th = &t->th[i];
+		arch_regs_t regs = leaving_regs(th);
+
+		if (!th->tid)
+			continue;
+		if (!th->stopped) {
+			add_pending(th->tid, th->injecting || th->dirty ?
+				    &regs : NULL);
+			continue;
+		}
+		if (th->injecting || th->dirty)
+			arch_setregs(th->tid, &regs);
+		/*
+		 * A thread let go before it may end the process (a SIGBUS
+		 * on a replaced mapping): the others die while stopped, and
+		 * stay zombies until their tracer reaps them.
+		 */
+		if (ptrace(PTRACE_DETACH, th->tid, NULL, NULL)) {
+			add_pending(th->tid, NULL);
+			continue;
+		}
+		for (k = 0; k < th->nresend; k++)
+			syscall(SYS_tgkill, t->tgid, th->tid, th->resend[k]);
+	}
+	if (t->pidfd > 0)
+		close(t->pidfd);
+	free(t->th);
+	t->th = NULL;
+	t->nr = 0;
+}
+
+/**
+ * tracee_reap() - let go threads that stopped late
+ *
+ * Call it from the main loop while it returns non-zero.
+ *
+ * Return: how many threads are still waited for.
+ */
+int tracee_reap(void)
+{
+	size_t i = 0;
+	int status;
+
+	while (i < npending) {
+		struct pending *p = &pending[i];
+		pid_t r = waitpid(p->tid, &status, __WALL | WNOHANG);
+
+		if (r == 0) {
+			i++;
+			continue;
+		}
+		if (r == p->tid && WIFSTOPPED(status)) {
+			if (p->has_regs)
+				arch_setregs(p->tid, &p->regs);
+			ptrace(PTRACE_DETACH, p->tid, NULL,
+			       (void *)(long)(signal_delivery_stop(status) ?
+					      WSTOPSIG(status) : 0));
+		}
+		pending[i] = pending[--npending];
+	}
+	return (int)npending;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tracee.h - stopping every thread of a process with ptrace, executing
+ * system calls in it, and letting it go exactly as it was.
+ *
+ * No code is written into the process: injected calls run the process's
+ * own "syscall" instruction (the one the stopped thread was in, or one in
+ * its vDSO), and every register is put back before it resumes.
+ */
+#ifndef REVOKE_TRACEE_H
+#define REVOKE_TRACEE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "arch.h"
+
+#define TRACEE_MAX_RESEND 8
+
+/**
+ * struct tracee_thread - one thread of a process under our ptrace
+ * @tid: its kernel pid
+ * @stopped: it is in a ptrace stop we caused
+ * @injecting: system calls are being run in it; it is in a syscall stop
+ * @dirty: @regs differs from what the thread had; set them before leaving
+ * @saved: its registers when it stopped
+ * @regs: the registers it leaves with (@saved, or a completed call)
+ * @resend: signals that arrived while it ran injected calls, sent again
+ *	after it is let go
+ * @nresend: their number
+ */
+struct tracee_thread {
+	pid_t tid;
+	bool stopped;
+	bool injecting;
+	bool dirty;
+	arch_regs_t saved;
+	arch_regs_t regs;
+	int resend[TRACEE_MAX_RESEND];
+	int nresend;
+};
+
+/**
+ * struct tracee - a process all of whose threads we stopped
+ * @tgid: the process
+ * @pidfd: a pidfd on it, taken before the first ptrace call
+ * @th: its threads
+ * @nr: their number
+ * @injector: index in @th of the thread that runs injected calls, or -1
+ * @syscall_ip: address of a syscall instruction in the process
+ * @unstopped: threads seized but not stopped in time (left to the reaper)
+ */
+struct tracee {
+	pid_t tgid;
+	int pidfd;
+	struct tracee_thread *th;
+	size_t nr;
+	int injector;
+	unsigned long syscall_ip;
+	int unstopped;
+};
+
+int tracee_attach(struct tracee *t, pid_t tgid, int timeout_ms,
+		  char *why, size_t whylen);
+int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
+		   long *ret);
+int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len);
+int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
+		 size_t len);
+void tracee_detach(struct tracee *t);
+int tracee_reap(void);
+
+#endif /* REVOKE_TRACEE_H */

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * holder - a process that holds a file the way real programs do, for the
+ * pipeline tests: blocked in read, poll, epoll or select on it, mapping
+ * and touching it, or just keeping it open.  It says what happens to it,
+ * one line per event, on stdout:
+ *
+ *	ready pid=PID			set up; the test may revoke now
+ *	read: ERRNAME | read: ok N	a read returned
+ *	poll: N revents=0xX		poll returned
+ *	epoll: N events=0xX data=D	epoll_wait returned
+ *	select: N readable=0|1		select returned
+ *	SIGBUS si_code=NAME		a mapping faulted (the process exits)
+ *
+ * usage: holder [--threads N] [--maps N] [--seccomp] MODE PATH
+ *	MODE: read poll epoll select mmap hold
+ * --seccomp forbids memfd_create and dup3 (SECCOMP_RET_KILL_PROCESS), the
+ * calls revoke-bpfd injects: they only work under PTRACE_O_SUSPEND_SECCOMP.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int fd;
+static const char *mode;
+static int nmaps = 1;
+static volatile char **maps;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void say(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	line[n++] = '\n';
+	if (write(1, line, (size_t)n) < 0)
+		_exit(3);
+}
+
+static const char *ename(int err)
+{
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "?";
+}
+
+static void read_once(void)
+{
+	char c;
+	ssize_t r = read(fd, &c, 1);
+
+	if (r < 0)
+		say("read: %s", ename(errno));
+	else
+		say("read: ok %zd", r);
+}
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	char line[64];
+	int n;
+
+	(void)sig;
+	(void)uc;
+	n = snprintf(line, sizeof(line), "SIGBUS si_code=%s\n",
+		     si->si_code == BUS_ADRERR ? "BUS_ADRERR" :
+		     si->si_code == BUS_ADRALN ? "BUS_ADRALN" : "other");
+	if (write(1, line, (size_t)n) < 0)
+		_exit(3);
+	_exit(0);
+}
+
+static void *worker(void *arg)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 4242 };
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	fd_set rs;
+	int ep, r, i;
+
+	(void)arg;
+	if (!strcmp(mode, "read")) {
+		read_once();
+	} else if (!strcmp(mode, "poll")) {
+		r = poll(&p, 1, -1);
+		say("poll: %d revents=0x%x", r < 0 ? -errno : r, p.revents);
+		read_once();
+	} else if (!strcmp(mode, "epoll")) {
+		ep = epoll_create1(0);
+		epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+		memset(&ev, 0, sizeof(ev));
+		r = epoll_wait(ep, &ev, 1, -1);
+		say("epoll: %d events=0x%x data=%llu", r < 0 ? -errno : r,
+		    ev.events, (unsigned long long)ev.data.u64);
+		read_once();
+	} else if (!strcmp(mode, "select")) {
+		FD_ZERO(&rs);
+		FD_SET(fd, &rs);
+		r = select(fd + 1, &rs, NULL, NULL, NULL);
+		say("select: %d readable=%d", r < 0 ? -errno : r, FD_ISSET(fd, &rs));
+		read_once();
+	} else if (!strcmp(mode, "mmap")) {
+		for (;;) {
+			for (i = 0; i < nmaps; i++)
+				(void)*maps[i];
+			usleep(2000);
+		}
+	} else {
+		for (;;)
+			pause();
+	}
+	return NULL;
+}
+
+static int forbid_injection(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_memfd_create, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_dup3, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
+	int nthreads = 1, seccomp = 0, i;
+	pthread_t *th;
+	struct stat st;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			nthreads = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
+			nmaps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--seccomp"))
+			seccomp = 1;
+		else
+			break;
+	}
+	if (argc - i != 2 || nthreads < 1 || nmaps < 1) {
+		fprintf(stderr, "usage: holder [--threads N] [--maps N] [--seccomp] "
+			"read|poll|epoll|select|mmap|hold PATH\n");
+		return 2;
+	}
+	mode = argv[i];
+	if (stat(argv[i + 1], &st)) {
+		perror(argv[i + 1]);
+		return 1;
+	}
+	/* O_RDWR on a FIFO: no wait for a writer, and reads block for good */
+	fd = open(argv[i + 1], S_ISREG(st.st_mode) ? O_RDONLY : O_RDWR);
+	if (fd < 0) {
+		perror(argv[i + 1]);
+		return 1;
+	}
+	maps = calloc((size_t)nmaps, sizeof(*maps));
+	for (i = 0; !strcmp(mode, "mmap") && i < nmaps; i++) {
+		maps[i] = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+		if (maps[i] == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+	}
+	sigaction(SIGBUS, &sa, NULL);
+	if (seccomp && forbid_injection()) {
+		perror("seccomp");
+		return 1;
+	}
+	th = calloc((size_t)nthreads, sizeof(*th));
+	for (i = 1; i < nthreads; i++)
+		pthread_create(&th[i], NULL, worker, NULL);
+	say("ready pid=%d", (int)getpid());
+	worker(NULL);
+	for (i = 1; i < nthreads; i++)
+		pthread_join(th[i], NULL);
+	return 0;
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pipeline.c - the revocation pipeline's mechanics on the host: real
+ * holder processes (build/tests/holder), real BPF iterators, real ptrace
+ * injection, with the enforcement maps created here (the host kernel
+ * refuses LSM programs, so nothing here is denied: what is checked is
+ * what the pipeline does to the holders, and that it leaves them intact).
+ * The same behaviours with the LSM enforcing are in tests/vm/pipeline.bats.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "key.h"
+#include "pipeline.h"
+#include "revoked_map.h"
+#include "tap.h"
+#include "tracee.h"
+
+#define HOLDER "build/tests/holder"
+
+static struct revoke_bpf rb;
+static struct pipeline pl;
+static char dir[] = "/tmp/test_pipeline.XXXXXX";
+
+struct child {
+	pid_t pid;
+	int out;
+	char buf[4096];
+	size_t len;
+};
+
+static int make_maps(void)
+{
+	rb.revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
+				       sizeof(struct revoke_key),
+				       sizeof(struct revoke_val), 1024, NULL);
+	rb.state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_state", 4,
+				     sizeof(struct revoke_state), 1, NULL);
+	rb.reports_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_reports",
+				       sizeof(struct revoke_key),
+				       sizeof(struct revoke_report), 1024, NULL);
+	rb.events_fd = -1;
+	rb.max_entries = 1024;
+	return rb.revoked_fd < 0 || rb.state_fd < 0 || rb.reports_fd < 0 ? -1 : 0;
+}
+
+/* Start "holder ARGS..." with its stdout on a pipe; wait for "ready". */
+static int spawn(struct child *c, const char *const *args);
+
+static bool read_until(struct child *c, const char *want, int ms)
+{
+	struct pollfd p = { .fd = c->out, .events = POLLIN };
+	ssize_t n;
+
+	for (; ms > 0; ms -= 10) {
+		c->buf[c->len] = '\0';
+		if (strstr(c->buf, want))
+			return true;
+		if (poll(&p, 1, 10) == 1) {
+			n = read(c->out, c->buf + c->len, sizeof(c->buf) - 1 - c->len);
+			if (n > 0)
+				c->len += (size_t)n;
+			else if (n == 0)
+				ms = 10;	/* EOF: one last look */
+		}
+	}
+	c->buf[c->len] = '\0';
+	return strstr(c->buf, want) != NULL;
+}
+
+static int spawn(struct child *c, const char *const *args)
+{
+	const char *argv[16] = { HOLDER };
+	int p[2], i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; args[i] && i < 14; i++)
+		argv[i + 1] = args[i];
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	c->pid = fork();
+	if (c->pid == 0) {
+		dup2(p[1], 1);
+		execv(HOLDER, (char **)argv);
+		_exit(127);
+	}
+	close(p[1]);
+	c->out = p[0];
+	return read_until(c, "ready", 5000) ? 0 : -1;
+}
+
+/* Wait until the holder's main thread is blocked in a system call. */
+static void wait_blocked(pid_t pid)
+{
+	char path[64], line[128];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	for (i = 0; i < 500; i++) {
+		FILE *f = fopen(path, "re");
+		bool blocked = false;
+
+		if (f) {
+			blocked = fgets(line, sizeof(line), f) &&
+				  strncmp(line, "running", 7) && line[0] != '-';
+			fclose(f);
+		}
+		if (blocked)
+			return;
+		usleep(10000);
+	}
+}
+
+/* The state letter of /proc/PID/stat: 't' would mean left stopped. */
+static char state_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return '?';
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : '?';
+}
+
+/*
+ * Wait for the holder to exit.  Its threads that died while we traced
+ * them are reaped by tracee_reap(), as revoke-bpfd's main loop does.
+ */
+static int wait_child(struct child *c)
+{
+	int status = 0, i;
+
+	for (i = 0; i < 5000; i++) {
+		tracee_reap();
+		if (waitpid(c->pid, &status, WNOHANG) == c->pid)
+			return status;
+		usleep(1000);
+	}
+	return -1;
+}
+
+static bool stopped(pid_t pid)
+{
+	char st = state_of(pid);
+
+	return st == 't' || st == 'T';
+}
+
+static int reap(struct child *c)
+{
+	int status;
+
+	kill(c->pid, SIGKILL);
+	status = wait_child(c);
+	close(c->out);
+	return status;
+}
+
+static int key_of(const char *path, struct revoke_key *key)
+{
+	struct stat st;
+
+	memset(key, 0, sizeof(*key));
+	if (stat(path, &st) || revoke_kdev_from_stdev(st.st_dev, &key->dev))
+		return -1;
+	key->ino = st.st_ino;
+	return 0;
+}
+
+static int run(const char *path, enum revoke_release release,
+	       struct pipeline_result *res)
+{
+	struct pipeline_opts opts = { release, 300 };
+	struct revoke_key key;
+
+	if (key_of(path, &key))
+		return -1;
+	return pipeline_run(&pl, &key, &opts, res);
+}
+
+static char *new_fifo(const char *name)
+{
+	static char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	mkfifo(path, 0600);
+	return path;
+}
+
+static char *new_file(const char *name)
+{
+	static char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (fd >= 0) {
+		if (ftruncate(fd, 4096))
+			perror("ftruncate");
+		close(fd);
+	}
+	return path;
+}
+
+static void test_mapping_replaced_faults_with_sigbus(void)
+{
+	const char *path = new_file("mapped");
+	const char *args[] = { "mmap", path, NULL };
+	struct pipeline_result res;
+	struct child c;
+	int status;
+
+	CHECK("mmap holder starts", !spawn(&c, args));
+	CHECK("pipeline runs on a mapped file", !run(path, REVOKE_RELEASE_NO, &res));
+	CHECK("one holder, one fd, one mapping found",
+	      res.rep.holders == 1 && res.rep.fds == 1 && res.rep.mappings == 1);
+	CHECK("the mapping is replaced", res.rep.unmapped == 1 && !res.rep.failed);
+	CHECK("next access raises SIGBUS with BUS_ADRERR",
+	      read_until(&c, "SIGBUS si_code=BUS_ADRERR", 3000));
+	status = wait_child(&c);
+	CHECK("the holder exits from its SIGBUS handler",
+	      WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(c.out);
+	pipeline_result_free(&res);
+}
+
+static void test_multithreaded_holder_all_mappings_replaced(void)
+{
+	const char *path = new_file("mapped16");
+	const char *args[] = { "--threads", "16", "--maps", "4", "mmap", path, NULL };
+	struct pipeline_result res;
+	struct child c;
+
+	CHECK("16-thread holder with 4 mappings starts", !spawn(&c, args));
+	usleep(100000);
+	CHECK("pipeline runs", !run(path, REVOKE_RELEASE_NO, &res));
+	CHECK("all 4 mappings found and replaced",
+	      res.rep.mappings == 4 && res.rep.unmapped == 4 && !res.rep.failed);
+	CHECK("16-thread holder gets SIGBUS BUS_ADRERR",
+	      read_until(&c, "SIGBUS si_code=BUS_ADRERR", 3000));
+	reap(&c);
+	pipeline_result_free(&res);
+}
+
+static void test_seccomp_holder_is_injected_anyway(void)
+{
+	const char *path = new_file("mapped_seccomp");
+	const char *args[] = { "--seccomp", "mmap", path, NULL };
+	struct pipeline_result res;
+	struct child c;
+	int status;
+
+	CHECK("holder under a seccomp filter that kills memfd_create starts",
+	      !spawn(&c, args));
+	CHECK("pipeline runs", !run(path, REVOKE_RELEASE_NO, &res));
+	CHECK("its mapping is replaced despite the filter", res.rep.unmapped == 1);
+	CHECK("it gets SIGBUS, not SIGSYS",
+	      read_until(&c, "SIGBUS si_code=BUS_ADRERR", 3000));
+	status = wait_child(&c);
+	CHECK("it exits normally", WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(c.out);
+	pipeline_result_free(&res);
+}
+
+/* Without the LSM, a woken read restarts and must still work. */
+static void test_woken_read_restarts_intact(void)
+{
+	const char *path = new_fifo("fifo_read");
+	const char *args[] = { "read", path, NULL };
+	struct pipeline_result res;
+	struct child c;
+	int w;
+
+	CHECK("read holder starts", !spawn(&c, args));
+	wait_blocked(c.pid);
+	CHECK("pipeline runs on a FIFO", !run(path, REVOKE_RELEASE_NO, &res));
+	CHECK("the blocked reader is found and woken",
+	      res.rep.waiters == 1 && res.rep.woken == 1);
+	/* no LSM here: the restarted read blocks again, and drain says so */
+	CHECK("the drain reports the reader blocked again",
+	      res.nfail == 1 && !strcmp(res.fail[0].step, "drain") &&
+	      !strcmp(res.fail[0].reason, "still_blocked_on_file"));
+	CHECK("the reader is not left stopped", !stopped(c.pid));
+	w = open(path, O_WRONLY | O_NONBLOCK);
+	CHECK("a byte is written to the FIFO", w >= 0 && write(w, "x", 1) == 1);
+	CHECK("the restarted read returns it (registers were restored)",
+	      read_until(&c, "read: ok 1", 3000));
+	close(w);
+	reap(&c);
+	pipeline_result_free(&res);
+}
+
+static void poll_like(const char *mode, const char *expect)
+{
+	char name[64], what[128];
+	const char *path, *args[3];
+	struct pipeline_result res;
+	struct child c;
+
+	snprintf(name, sizeof(name), "fifo_%s", mode);
+	path = new_fifo(name);
+	args[0] = mode;
+	args[1] = path;
+	args[2] = NULL;
+	snprintf(what, sizeof(what), "%s holder starts", mode);
+	CHECK(what, !spawn(&c, args));
+	wait_blocked(c.pid);
+	CHECK("pipeline runs", !run(path, REVOKE_RELEASE_NO, &res));
+	snprintf(what, sizeof(what), "the thread in %s is woken", mode);
+	CHECK(what, res.rep.waiters == 1 && res.rep.woken == 1);
+	snprintf(what, sizeof(what), "%s returns the fd ready with an error: %s",
+		 mode, expect);
+	CHECK(what, read_until(&c, expect, 3000));
+	reap(&c);
+	pipeline_result_free(&res);
+}
+
+static void test_poll_completed_with_pollerr(void)
+{
+	poll_like("poll", "poll: 1 revents=0x9");
+}
+
+static void test_epoll_wait_completed_with_epollerr(void)
+{
+	poll_like("epoll", "epoll: 1 events=0x9 data=4242");
+}
+
+static void test_select_completed_readable(void)
+{
+	poll_like("select", "select: 1 readable=1");
+}
+
+static void test_release_replaces_fd_by_dead_file(void)
+{
+	const char *path = new_fifo("fifo_release");
+	const char *args[] = { "hold", path, NULL };
+	struct pipeline_result res;
+	struct revoke_key key;
+	struct revoke_report dead;
+	char link[64], target[256] = "";
+	struct stat st;
+	struct child c;
+	ssize_t n;
+
+	CHECK("hold holder starts", !spawn(&c, args));
+	CHECK("pipeline runs with release", !run(path, REVOKE_RELEASE_YES, &res));
+	CHECK("its one fd is released", res.rep.fds == 1 && res.rep.released == 1 &&
+	      !res.rep.failed);
+	snprintf(link, sizeof(link), "/proc/%d/fd/3", (int)c.pid);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n > 0)
+		target[n] = '\0';
+	CHECK("fd 3 now refers to the dead memfd",
+	      !strcmp(target, "/memfd:revoke-bpf-dead (deleted)"));
+	CHECK("the dead file is itself revoked, marked dead",
+	      !stat(link, &st) && !revoke_kdev_from_stdev(st.st_dev, &key.dev) &&
+	      (key.pad = 0, key.ino = st.st_ino,
+	       !revoked_map_report_get(&rb, &key, &dead)) &&
+	      dead.flags & REVOKE_REPORT_DEAD);
+	CHECK("the holder is not left stopped", !stopped(c.pid));
+	reap(&c);
+	pipeline_result_free(&res);
+}
+
+static void test_traced_holder_reported_not_touched(void)
+{
+	const char *path = new_file("mapped_traced");
+	const char *args[] = { "mmap", path, NULL };
+	struct pipeline_result res;
+	char want[64];
+	struct child c;
+	pid_t tracer;
+	int i;
+
+	CHECK("holder starts", !spawn(&c, args));
+	tracer = fork();
+	if (tracer == 0) {
+		if (ptrace(PTRACE_SEIZE, c.pid, NULL, NULL))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	snprintf(want, sizeof(want), "traced_by_pid_%d", (int)tracer);
+	for (i = 0; i < 100; i++) {
+		char path2[64], line[128];
+		FILE *f;
+		int tp = 0;
+
+		snprintf(path2, sizeof(path2), "/proc/%d/status", (int)c.pid);
+		f = fopen(path2, "re");
+		while (f && fgets(line, sizeof(line), f))
+			sscanf(line, "TracerPid: %d", &tp);
+		if (f)
+			fclose(f);
+		if (tp == tracer)
+			break;
+		usleep(10000);
+	}
+	CHECK("pipeline runs", !run(path, REVOKE_RELEASE_NO, &res));
+	CHECK("the traced holder is reported, with its tracer",
+	      res.rep.failed == 1 && res.nfail == 1 &&
+	      !strcmp(res.fail[0].step, "stop") &&
+	      !strcmp(res.fail[0].reason, want));
+	CHECK("its mapping is left as it was", res.rep.unmapped == 0 &&
+	      !read_until(&c, "SIGBUS", 200));
+	kill(tracer, SIGKILL);
+	waitpid(tracer, NULL, 0);
+	reap(&c);
+	pipeline_result_free(&res);
+}
+
+static void test_nothing_held_reports_zero(void)
+{
+	const char *path = new_file("unheld");
+	struct pipeline_result res;
+
+	CHECK("pipeline runs on a file nobody holds",
+	      !run(path, REVOKE_RELEASE_AUTO, &res));
+	CHECK("it finds no holder and fails nothing",
+	      res.rep.holders == 0 && res.rep.fds == 0 && !res.rep.failed);
+	pipeline_result_free(&res);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir) || make_maps()) {
+		CHECK("BPF maps can be created (run as root)", 0);
+		return tap_done();
+	}
+	pipeline_init(&pl, &rb);
+	CHECK("the holder iterators load", pl.ready);
+	if (!pl.ready) {
+		printf("# %s\n", pl.why);
+		return tap_done();
+	}
+	test_mapping_replaced_faults_with_sigbus();
+	test_multithreaded_holder_all_mappings_replaced();
+	test_seccomp_holder_is_injected_anyway();
+	test_woken_read_restarts_intact();
+	test_poll_completed_with_pollerr();
+	test_epoll_wait_completed_with_epollerr();
+	test_select_completed_readable();
+	test_release_replaces_fd_by_dead_file();
+	test_traced_holder_reported_not_touched();
+	test_nothing_held_reports_zero();
+	pipeline_fini(&pl);
+	return tap_done();
+}
