@@ -163,6 +163,18 @@ static int parse_target(int argc, char **argv, struct revoke_req *req,
 			devspec = argv[i];
 		} else if (!strncmp(a, "--dev=", 6)) {
 			devspec = a + 6;
+		} else if (req->verb == REVOKE_VERB_ADD &&
+			   (!strcmp(a, "--release") || !strcmp(a, "--no-release"))) {
+			req->has_release = true;
+			req->release = a[2] == 'r' ? REVOKE_RELEASE_YES :
+						     REVOKE_RELEASE_NO;
+		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--timeout")) {
+			if (++i == argc ||
+			    revoke_parse_timeout_ms(argv[i], &req->timeout_ms)) {
+				fail("--timeout needs a number of milliseconds from 1 "
+				     "to %d", REVOKE_TIMEOUT_MAX_MS);
+				return -1;
+			}
 		} else if (!strcmp(a, "--") && i + 1 < argc && !operand) {
 			operand = argv[++i];
 		} else if (a[0] == '-' && !revoke_looks_numeric(a)) {
@@ -249,6 +261,55 @@ static const char *const change_text[][2] = {
 	{ "absent", "was not revoked" },
 };
 
+/* add's report: a line of counts, then one line per failure. */
+static void print_report(char *body)
+{
+	char *line = next_line(&body);
+	bool first = true;
+	char v[8][24];
+	static const char *const keys[8] = { "holders", "fds", "mappings",
+		"waiters", "woken", "unmapped", "released", "failed" };
+	int i;
+
+	if (!line)
+		return;
+	if (json) {
+		printf(",\"report\":{");
+		json_fields(line, &first);
+		printf("},\"failures\":[");
+		first = true;
+		while ((line = next_line(&body))) {
+			bool f = true;
+
+			printf("%s{", first ? "" : ",");
+			json_fields(line + strlen("failure "), &f);
+			putchar('}');
+			first = false;
+		}
+		putchar(']');
+		return;
+	}
+	for (i = 0; i < 8; i++)
+		if (!revoke_kv_get(line, keys[i], v[i], sizeof(v[i])))
+			strcpy(v[i], "?");
+	printf("  holders %s: fds %s, mappings %s, waiters %s; woken %s, "
+	       "unmapped %s, released %s; failed %s\n", v[0], v[1], v[2], v[3],
+	       v[4], v[5], v[6], v[7]);
+	while ((line = next_line(&body))) {
+		char pid[24] = "?", tid[24] = "0", step[24] = "?", why[64] = "?";
+
+		revoke_kv_get(line, "pid", pid, sizeof(pid));
+		revoke_kv_get(line, "tid", tid, sizeof(tid));
+		revoke_kv_get(line, "step", step, sizeof(step));
+		revoke_kv_get(line, "reason", why, sizeof(why));
+		if (strcmp(tid, "0"))
+			printf("  failed: pid %s thread %s: %s: %s\n", pid, tid,
+			       step, why);
+		else
+			printf("  failed: pid %s: %s: %s\n", pid, step, why);
+	}
+}
+
 static void print_change(const char *word, char *body, const char *path)
 {
 	char *line = next_line(&body);
@@ -266,6 +327,7 @@ static void print_change(const char *word, char *body, const char *path)
 		}
 		if (line)
 			json_fields(line, &first);
+		print_report(body);
 		printf("}\n");
 		return;
 	}
@@ -282,6 +344,7 @@ static void print_change(const char *word, char *body, const char *path)
 		printf("inode %s on %s: %s\n", ino, dev, text);
 	else
 		printf("inode %s: %s\n", ino, text);
+	print_report(body);
 }
 
 static int do_change(enum revoke_verb verb, int argc, char **argv)
@@ -356,23 +419,38 @@ static int do_list(int argc, char **argv)
 		putchar('[');
 	while ((line = next_line(&body))) {
 		char dev[32] = "", ino[32] = "", at[32] = "", den[32] = "";
-		bool f = true;
+		char kind[16] = "", h[16], f[16] = "", m[16] = "", w[16] = "";
+		char fl[16] = "", counts[80];
+		bool fj = true;
 
 		if (json) {
 			printf("%s{", first ? "" : ",");
-			json_fields(line, &f);
+			json_fields(line, &fj);
 			putchar('}');
 			first = false;
 			continue;
 		}
 		if (!n++)
-			printf("%-12s %-20s %-12s %s\n", "DEV", "INODE", "DENIALS",
-			       "REVOKED_AT");
+			printf("%-12s %-20s %-8s %-12s %-10s %-30s %s\n", "DEV",
+			       "INODE", "KIND", "DENIALS", "REVOKED_AT",
+			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED");
 		revoke_kv_get(line, "dev", dev, sizeof(dev));
 		revoke_kv_get(line, "ino", ino, sizeof(ino));
+		revoke_kv_get(line, "kind", kind, sizeof(kind));
 		revoke_kv_get(line, "revoked_at", at, sizeof(at));
 		revoke_kv_get(line, "denials", den, sizeof(den));
-		printf("%-12s %-20s %-12s %s\n", dev, ino, den, at);
+		if (revoke_kv_get(line, "holders", h, sizeof(h))) {
+			revoke_kv_get(line, "fds", f, sizeof(f));
+			revoke_kv_get(line, "mappings", m, sizeof(m));
+			revoke_kv_get(line, "waiters", w, sizeof(w));
+			revoke_kv_get(line, "failed", fl, sizeof(fl));
+			snprintf(counts, sizeof(counts), "%s/%s/%s/%s", h, f, m, w);
+		} else {
+			strcpy(counts, "-");
+			strcpy(fl, "-");
+		}
+		printf("%-12s %-20s %-8s %-12s %-10s %-30s %s\n", dev, ino, kind,
+		       den, at, counts, fl);
 	}
 	if (json)
 		printf("]\n");
@@ -547,9 +625,12 @@ struct cmd {
 };
 
 static const struct cmd cmds[] = {
-	{ "add", do_add, "INODE [--dev MAJ:MIN] | PATH",
+	{ "add", do_add,
+	  "INODE [--dev MAJ:MIN] | PATH [--release|--no-release] [--timeout MS]",
 	  "revoke an inode: every open, read, write, mmap and ioctl on it fails "
-	  "with EIO" },
+	  "with EIO, blocked callers are woken, mappings fault with SIGBUS, and "
+	  "(--release; the default for devices) descriptors are replaced by a "
+	  "dead file" },
 	{ "del", do_del, "INODE [--dev MAJ:MIN] | PATH",
 	  "lift a revocation" },
 	{ "list", do_list, "[--json]", "show the revoked inodes" },

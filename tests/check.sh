@@ -49,7 +49,7 @@ fuzz() {
 }
 tally "fuzz: tests/fuzz" fuzz
 tally "vm: tests/vm" tests/vm/run --module loop --module ext4 \
-	--module crc32c_generic --file /usr/sbin/mke2fs -- \
+	--module crc32c_generic --file /usr/sbin/mke2fs --file /usr/bin/strace -- \
 	bats --tap "$REPO/tests/vm"
 
 echo "$passed passed, $failed failed"

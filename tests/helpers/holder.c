@@ -12,6 +12,8 @@
  *	select: N readable=0|1		select returned
  *	SIGBUS si_code=NAME		a mapping faulted (the process exits)
  *
+ * MODE pty opens a new pseudo-terminal (PATH is /dev/ptmx), says
+ * "ready pid=PID slave=/dev/pts/N", and blocks reading the slave.
  * usage: holder [--threads N] [--maps N] [--seccomp] MODE PATH
  *	MODE: read poll epoll select mmap hold
  * --seccomp forbids memfd_create and dup3 (SECCOMP_RET_KILL_PROCESS), the
@@ -132,6 +134,26 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static int pty_reader(const char *ptmx)
+{
+	int master = open(ptmx, O_RDWR | O_NOCTTY);
+	char *name;
+
+	if (master < 0 || grantpt(master) || unlockpt(master) ||
+	    !(name = ptsname(master))) {
+		perror(ptmx);
+		return 1;
+	}
+	fd = open(name, O_RDWR | O_NOCTTY);
+	if (fd < 0) {
+		perror(name);
+		return 1;
+	}
+	say("ready pid=%d slave=%s", (int)getpid(), name);
+	read_once();
+	return 0;
+}
+
 static int forbid_injection(void)
 {
 	struct sock_filter f[] = {
@@ -171,6 +193,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[i];
+	if (!strcmp(mode, "pty"))
+		return pty_reader(argv[i + 1]);
 	if (stat(argv[i + 1], &st)) {
 		perror(argv[i + 1]);
 		return 1;

@@ -151,5 +151,5 @@ teardown() {
 @test "each denial is counted in list" {
 	run "$PROBE" --before "revoke-bpf add $F >/dev/null" "$F" read write ioctl
 	run revoke-bpf list --json
-	[[ $output == *"\"ino\":$(stat -c %i "$F"),\"revoked_at\":"*",\"denials\":3}"* ]]
+	[[ $output == *"\"ino\":$(stat -c %i "$F"),\"kind\":\"revoked\",\"revoked_at\":"*",\"denials\":3"[,}]* ]]
 }

@@ -84,3 +84,51 @@ devof() {
 	d=$(stat -c %d "$1")
 	echo "$(( (d >> 8 & 0xfff) | (d >> 32 & ~0xfff) )):$(( (d & 0xff) | (d >> 12 & ~0xff) ))"
 }
+
+HOLDER=$REPO/build/tests/holder
+
+# start_holder OUT ARGS...: run "holder ARGS..." in the background, output
+# to OUT, and wait until it is set up; sets HOLDER_PID.
+start_holder() {
+	local out=$1 i
+	shift
+	"$HOLDER" "$@" >"$out" 2>&1 &
+	HOLDER_PID=$!
+	for i in $(seq 1 200); do
+		grep -q '^ready' "$out" && return 0
+		sleep 0.05
+	done
+	echo "holder $* did not get ready:" >&2
+	cat "$out" >&2
+	return 1
+}
+
+# wait_blocked PID: wait until PID's main thread is blocked in a system call.
+wait_blocked() {
+	local i s
+	for i in $(seq 1 200); do
+		s=$(cat "/proc/$1/syscall" 2>/dev/null) || return 1
+		case $s in running|-1*) ;; *) return 0 ;; esac
+		sleep 0.05
+	done
+	return 1
+}
+
+# wait_line FILE TEXT: wait up to 5 s until FILE has a line TEXT.
+wait_line() {
+	local i
+	for i in $(seq 1 100); do
+		grep -qxF "$2" "$1" && return 0
+		sleep 0.05
+	done
+	echo "no line '$2' in $1:" >&2
+	cat "$1" >&2
+	return 1
+}
+
+# not_stopped PID: PID is alive and not in a ptrace or job-control stop.
+not_stopped() {
+	local state
+	state=$(sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1)
+	case $state in t|T) echo "pid $1 is left stopped ($state)" >&2; return 1 ;; esac
+}
