@@ -92,7 +92,8 @@ HOLDER=$REPO/build/tests/holder
 start_holder() {
 	local out=$1 i
 	shift
-	"$HOLDER" "$@" >"$out" 2>&1 &
+	# 3>&-: bats waits for every holder of its fd 3 before it goes on
+	"$HOLDER" "$@" >"$out" 2>&1 3>&- &
 	HOLDER_PID=$!
 	for i in $(seq 1 200); do
 		grep -q '^ready' "$out" && return 0
