@@ -3,6 +3,7 @@
 #   make            build everything into build/
 #   make check      host tests, then the VM suite (boots a Debian kernel)
 #   make demo       watch a reader being cut off, in the VM
+#   make bench      the hooks' and the pipeline's cost, in the VM (bench/)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make vmlinux    regenerate vmlinux.h from this machine's kernel BTF
 #
@@ -45,9 +46,12 @@ HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/he
 # BPF test helpers: an object standing for another build, and its loader
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog
 
-all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(BPF_HELPERS)
+BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm
 
-$(BUILD) $(BUILD)/tests:
+all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(BPF_HELPERS) \
+	$(BENCH)
+
+$(BUILD) $(BUILD)/tests $(BUILD)/bench:
 	$(Q)mkdir -p $@
 
 # BPF object, then its skeleton: one pattern rule each.
@@ -57,7 +61,11 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c include/revoke_bpf.h vmlinux.h | $(BUILD)
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf_skel > $@.tmp && mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $(notdir $*)_bpf_skel > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
 $(BUILD)/holders.o: $(BUILD)/holders.skel.h
@@ -95,6 +103,16 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
+# Benchmarks (make bench): the hooks' cost, and the pipeline's.
+$(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke.skel.h \
+		$(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $< $(LDLIBS) -o $@
+
+$(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
+
 install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -D -m 0755 $(BUILD)/revoke-bpfd $(DESTDIR)$(SBINDIR)/revoke-bpfd
@@ -125,6 +143,10 @@ deps:
 check: deps all
 	$(Q)tests/check.sh
 
+bench: deps all
+	$(Q)tests/deps.sh bench
+	$(Q)bench/run
+
 demo: deps all
 	$(Q)tests/vm/run --file $(CURDIR)/tests/demo.sh -- $(CURDIR)/tests/demo.sh
 
@@ -137,8 +159,8 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD)
 
-.PHONY: all install deps check demo fuzz vmlinux clean
+.PHONY: all install deps check demo bench fuzz vmlinux clean
 .DELETE_ON_ERROR:
-.SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o
+.SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o $(BUILD)/bench/empty_hook.bpf.o
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d)

@@ -5,7 +5,8 @@
 #   1. C unit tests (build/tests/test_*), on the host
 #   2. BATS suites in tests/host, on the host (CLI, harness, install)
 #   3. libFuzzer on the control-protocol parser, 10 s (make fuzz)
-#   4. BATS suites in tests/vm, inside the guest (tests/vm/run)
+#   4. make bench with tiny counts, inside the guest (bench/run --quick)
+#   5. BATS suites in tests/vm, inside the guest (tests/vm/run)
 #
 # Every suite speaks TAP; its "ok" and "not ok" lines are tallied.  A
 # suite that dies without a plan counts as a failure.
@@ -48,6 +49,24 @@ fuzz() {
 	echo "1..1"
 }
 tally "fuzz: tests/fuzz" fuzz
+# make bench, once with tiny counts (its numbers mean nothing here): keeps
+# the benchmark suite working without timing anything in a test.
+bench() {
+	local t=1 name="make bench runs end to end (bench/run --quick)"
+	if bench/run --quick >/tmp/revoke-bench.log 2>&1 &&
+	   jq -e '.hooks.dd_bs1 | has("none") and has("empty_hook") and has("armed_0") and has("armed_1000")' \
+		build/bench/results.json >/dev/null &&
+	   jq -e '.pipeline.fifo[0].woken == 10 and .pipeline.file[0].unmapped == 10 and
+		  .pipeline.fifo[0].found_fds == 100 and .pipeline.fifo[0].failed == 0' \
+		build/bench/results.json >/dev/null; then
+		echo "ok $t $name"
+	else
+		tail -n 30 /tmp/revoke-bench.log
+		echo "not ok $t $name"
+	fi
+	echo "1..1"
+}
+tally "bench: bench/run --quick" bench
 tally "vm: tests/vm" tests/vm/run --module loop --module ext4 \
 	--module crc32c_generic --file /usr/sbin/mke2fs --file /usr/bin/strace -- \
 	bats --tap "$REPO/tests/vm"

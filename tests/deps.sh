@@ -8,8 +8,10 @@ set -euo pipefail
 PACKAGES=(
 	make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	bats qemu-system-x86 busybox-static cpio e2fsprogs libclang-rt-14-dev man-db
-	strace
+	strace jq psmisc lsof
 )
+# make bench also plots
+[ "${1:-}" = bench ] && PACKAGES+=(gnuplot-nox)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * empty_hook.bpf.c - the floor of any BPF LSM design: programs on the
+ * same hooks as bpf/revoke.bpf.c that only return the verdict they were
+ * given.  bench/hookbench.c measures ours against these.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+SEC("lsm/file_permission")
+int BPF_PROG(empty_file_permission, struct file *file, int mask, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/mmap_file")
+int BPF_PROG(empty_mmap_file, struct file *file, unsigned long reqprot,
+	     unsigned long prot, unsigned long flags, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/file_ioctl")
+int BPF_PROG(empty_file_ioctl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/file_open")
+int BPF_PROG(empty_file_open, struct file *file, int ret)
+{
+	return ret;
+}

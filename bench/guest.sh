@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/guest.sh - the benchmarks that need BPF LSM; run in the guest by
+# bench/run.  Prints one JSON object on stdout between two marker lines.
+#
+#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES
+#
+# 1. hookbench: what the hooks cost ordinary I/O (see bench/hookbench.c).
+# 2. The pipeline: for each N in SIZES, N holder processes with 10
+#    descriptors each of a FIFO, min(N,100) of them blocked reading it;
+#    and of a regular file, min(N,100) of them mapping it.  On the same
+#    population: fuser and lsof (wall time), then "revoke-bpf add": the
+#    time the daemon spent finding the holders (BPF iterators), the whole
+#    pipeline, and the command from call to report.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+B=$REPO/build/bench
+rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5
+
+# ms_since T0: milliseconds since $EPOCHREALTIME was T0.
+ms_since() {
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", (b - a) * 1000 }'
+}
+
+# field JSON KEY: a number field of a flat JSON text.
+field() {
+	sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" <<<"$1"
+}
+
+pipeline_row() {
+	local n=$1 kind=$2 waiters=0 maps=0 f pid t0 fuser_ms lsof_ms add_ms out
+	local few=$(( n < 100 ? n : 100 ))
+	f=/tmp/bench.$kind
+	rm -f "$f"
+	if [ "$kind" = fifo ]; then
+		mkfifo "$f"
+		waiters=$few
+	else
+		head -c 4096 /dev/zero > "$f"
+		maps=$few
+	fi
+	"$B/swarm" "$n" 10 "$waiters" "$maps" "$f" > /tmp/swarm.out &
+	pid=$!
+	until grep -q ready /tmp/swarm.out; do sleep 0.1; done
+	sleep 0.5	# let the waiters reach their read
+	t0=$EPOCHREALTIME; fuser "$f" >/dev/null 2>&1 || true; fuser_ms=$(ms_since "$t0")
+	t0=$EPOCHREALTIME; lsof "$f" >/dev/null 2>&1 || true; lsof_ms=$(ms_since "$t0")
+	t0=$EPOCHREALTIME
+	out=$(revoke-bpf --json add "$f" --no-release)
+	add_ms=$(ms_since "$t0")
+	kill -TERM "$pid"
+	wait "$pid" 2>/dev/null || true
+	revoke-bpf del "$f" >/dev/null
+	printf '{"procs": %d, "fds": %d, "waiters": %d, "maps": %d, "fuser_ms": %s, "lsof_ms": %s, "discover_ms": %s, "pipeline_ms": %s, "add_ms": %s, "found_fds": %s, "woken": %s, "unmapped": %s, "failed": %s}' \
+		"$n" $((n * 10)) "$waiters" "$maps" "$fuser_ms" "$lsof_ms" \
+		"$(awk -v u="$(field "$out" discover_us)" 'BEGIN { printf "%.2f", u / 1000 }')" \
+		"$(awk -v u="$(field "$out" total_us)" 'BEGIN { printf "%.2f", u / 1000 }')" \
+		"$add_ms" "$(field "$out" fds)" "$(field "$out" woken)" \
+		"$(field "$out" unmapped)" "$(field "$out" failed)"
+}
+
+echo "BENCH-JSON-BEGIN"
+printf '{"kernel": "%s", "cpus": %d,\n"hooks": ' "$(uname -r)" "$(nproc)"
+"$B/hookbench" --rounds "$rounds" --dd-count "$dd_count" --loops "$loops" \
+	--levels "$levels"
+printf ',\n"pipeline": {"fifo": ['
+revoke-bpfd >/tmp/revoke-bpfd.log 2>&1 &
+until revoke-bpf status >/dev/null 2>&1; do sleep 0.1; done
+sep=
+for kind in fifo file; do
+	[ "$kind" = file ] && printf '], "file": ['
+	sep=
+	for n in ${sizes//,/ }; do
+		printf '%s\n  ' "$sep"
+		pipeline_row "$n" "$kind"
+		sep=,
+	done
+done
+printf ']}}\n'
+echo "BENCH-JSON-END"
