@@ -4,6 +4,7 @@
 #   make check      host tests, then the VM suite (boots a Debian kernel)
 #   make demo       watch a reader being cut off, in the VM
 #   make bench      the hooks' and the pipeline's cost, in the VM (bench/)
+#   make sanitize   librevoke's tests under ASan+UBSan and under TSan
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make vmlinux    regenerate vmlinux.h from this machine's kernel BTF
 #
@@ -16,6 +17,8 @@ SBINDIR  ?= $(PREFIX)/sbin
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
+LIBDIR   ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 
 CC       ?= cc
 CLANG    ?= clang
@@ -47,11 +50,17 @@ HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/he
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog
 
 BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm
+# librevoke: include/revoke.h, src/lib/*.c; static, shared, pkg-config
+LIB_SRCS    := $(wildcard src/lib/*.c)
+LIB_SONAME  := librevoke.so.0
+LIB_TESTS   := $(BUILD)/tests/test_librevoke $(BUILD)/tests/race_librevoke \
+	       $(BUILD)/examples/revoke_example
+LIB         := $(BUILD)/librevoke.a $(BUILD)/$(LIB_SONAME)
 
 all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(BPF_HELPERS) \
-	$(BENCH)
+	$(BENCH) $(LIB) $(LIB_TESTS)
 
-$(BUILD) $(BUILD)/tests $(BUILD)/bench:
+$(BUILD) $(BUILD)/tests $(BUILD)/bench $(BUILD)/lib $(BUILD)/examples:
 	$(Q)mkdir -p $@
 
 # BPF object, then its skeleton: one pattern rule each.
@@ -103,6 +112,51 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
+# librevoke, position-independent for the shared build.
+LIB_CFLAGS := $(CFLAGS) -fPIC -fvisibility=default -Wno-unused-parameter
+
+$(BUILD)/lib/%.o: src/lib/%.c include/revoke.h src/lib/internal.h | $(BUILD)/lib
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+$(BUILD)/librevoke.a: $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/$(LIB_SONAME): $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) $^ -lpthread -o $@
+	$(Q)ln -sf $(LIB_SONAME) $(BUILD)/librevoke.so
+
+$(BUILD)/tests/%_librevoke: tests/lib/%_librevoke.c $(BUILD)/librevoke.a | $(BUILD)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Wno-unused-parameter $< $(BUILD)/librevoke.a -lpthread -o $@
+
+# The example in librevoke(3), built against the installed-style header.
+$(BUILD)/examples/revoke_example: examples/revoke_example.c $(BUILD)/librevoke.a | $(BUILD)/examples
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Wno-unused-parameter $< $(BUILD)/librevoke.a -lpthread -o $@
+
+# The library's tests again, under ASan+UBSan and under TSan (clang).
+SAN_SRCS := $(LIB_SRCS) -Iinclude -Isrc/lib -lpthread
+$(BUILD)/san/%_asan: tests/lib/%_librevoke.c $(LIB_SRCS) src/lib/internal.h include/revoke.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,ASAN,$@)
+	$(Q)$(CLANG) -g -O1 -D_GNU_SOURCE -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-omit-frame-pointer $< $(SAN_SRCS) -o $@
+$(BUILD)/san/%_tsan: tests/lib/%_librevoke.c $(LIB_SRCS) src/lib/internal.h include/revoke.h
+	$(Q)mkdir -p $(@D)
+	$(call msg,TSAN,$@)
+	$(Q)$(CLANG) -g -O1 -D_GNU_SOURCE -fsanitize=thread $< $(SAN_SRCS) -o $@
+
+SAN_BINS := $(foreach t,test race,$(BUILD)/san/$(t)_asan $(BUILD)/san/$(t)_tsan)
+sanitize: $(SAN_BINS)
+	$(Q)tests/lib/sanitize.sh $(SAN_BINS)
+
+# The lock/substitute/release protocol, model-checked with spin.
+spin:
+	$(Q)tests/lib/spin.sh
+
 # Benchmarks (make bench): the hooks' cost, and the pipeline's.
 $(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke.skel.h \
 		$(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
@@ -113,7 +167,7 @@ $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
-install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf
+install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -D -m 0755 $(BUILD)/revoke-bpfd $(DESTDIR)$(SBINDIR)/revoke-bpfd
 	$(Q)install -D -m 0755 $(BUILD)/revoke-bpf $(DESTDIR)$(BINDIR)/revoke-bpf
@@ -122,6 +176,14 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf
 	$(Q)install -d $(DESTDIR)$(UNITDIR)
 	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|' dist/revoke-bpfd.service \
 		> $(DESTDIR)$(UNITDIR)/revoke-bpfd.service
+	$(Q)install -D -m 0644 $(BUILD)/librevoke.a $(DESTDIR)$(LIBDIR)/librevoke.a
+	$(Q)install -D -m 0755 $(BUILD)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	$(Q)ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/librevoke.so
+	$(Q)install -D -m 0644 include/revoke.h $(DESTDIR)$(INCLUDEDIR)/revoke.h
+	$(Q)install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	$(Q)sed 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' \
+		dist/librevoke.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/librevoke.pc
+	$(Q)install -D -m 0644 man/librevoke.3 $(DESTDIR)$(MANDIR)/man3/librevoke.3
 
 # libFuzzer on the request parser, under ASan and UBSan, for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 30
@@ -159,8 +221,8 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD)
 
-.PHONY: all install deps check demo bench fuzz vmlinux clean
+.PHONY: all install deps check demo bench sanitize spin fuzz vmlinux clean
 .DELETE_ON_ERROR:
 .SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o $(BUILD)/bench/empty_hook.bpf.o
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d)
+-include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d $(BUILD)/lib/*.d)

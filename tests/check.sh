@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # tests/check.sh - run every test and end with "N passed, N failed".
 #
-#   1. C unit tests (build/tests/test_*), on the host
+#   1. C unit tests (build/tests/test_*), on the host; librevoke's race
+#      test, its tests under sanitizers, and its spin model
 #   2. BATS suites in tests/host, on the host (CLI, harness, install)
 #   3. libFuzzer on the control-protocol parser, 10 s (make fuzz)
 #   4. make bench with tiny counts, inside the guest (bench/run --quick)
@@ -38,6 +39,9 @@ tally() {
 for t in build/tests/test_*; do
 	[ -x "$t" ] && [ "${t%.d}" = "$t" ] && tally "unit: ${t##*/}" "$t"
 done
+tally "librevoke: races, 10^6 calls" build/tests/race_librevoke
+tally "librevoke: under ASan+UBSan and TSan (make sanitize)" make -s sanitize
+tally "librevoke: protocol model (make spin)" make -s spin
 tally "host: tests/host" bats --tap tests/host
 fuzz() {
 	if make -s fuzz FUZZ_SECONDS=10 >/tmp/revoke-fuzz.log 2>&1; then

@@ -30,8 +30,29 @@ setup() {
 
 @test "the man pages render without warnings" {
 	local page
-	for page in revoke-bpf.8 revoke-bpfd.8; do
+	for page in revoke-bpf.8 revoke-bpfd.8 librevoke.3; do
 		run bash -c "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$REPO/man/$page' 2>&1 >/dev/null"
 		[ -z "$output" ] || { echo "$page: $output"; false; }
 	done
+}
+
+@test "make install puts librevoke in place, and a program builds against it with pkg-config" {
+	local d=$BATS_TEST_TMPDIR/root
+	make -s -C "$REPO" install DESTDIR="$d" PREFIX=/opt/rb >/dev/null
+	[ -f "$d/opt/rb/lib/librevoke.a" ]
+	[ -x "$d/opt/rb/lib/librevoke.so.0" ]
+	[ "$(readlink "$d/opt/rb/lib/librevoke.so")" = librevoke.so.0 ]
+	[ -f "$d/opt/rb/include/revoke.h" ]
+	[ -f "$d/opt/rb/share/man/man3/librevoke.3" ]
+	export PKG_CONFIG_PATH=$d/opt/rb/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$d
+	run pkg-config --modversion librevoke
+	[ "$output" = "$(sed -n 's/^VERSION *:= *//p' "$REPO/Makefile")" ]
+	cc -Wall -Werror "$REPO/examples/revoke_example.c" \
+		$(pkg-config --cflags --libs librevoke) -lpthread -o "$BATS_TEST_TMPDIR/example"
+	run env LD_LIBRARY_PATH="$d/opt/rb/lib" "$BATS_TEST_TMPDIR/example"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "a new open: -5 (Input/output error)" ]
+	[ "$(grep -c '^release of handle' <<<"$output")" -eq 2 ]
+	[[ $output == *"blocked read returned -5 (Input/output error)"* ]]
+	[[ $output == *"read on the other handle: -5"* ]]
 }
