@@ -16,8 +16,9 @@
  * and in each case four workloads: the seed's dd experiment with bs=1 and
  * with bs=4096 (the real dd, spawned), an open/close loop (file_open) and
  * an mmap/munmap loop (mmap_file) on a tmpfs file.  The entries are keys
- * of a filesystem that does not exist, so every lookup misses, as it does
- * for almost every file on a real machine.
+ * of a filesystem that does not exist, with their filter bits set as the
+ * daemon sets them, so the files the workloads use are not revoked, as
+ * almost every file on a real machine is not.
  *
  * Afterwards one more dd bs=1 per case runs with kernel.bpf_stats_enabled
  * to read run_time_ns / run_cnt of the file_permission program (stats
@@ -77,6 +78,7 @@ static double ns_empty[MAX_LEVELS], ns_armed[MAX_LEVELS];
 
 struct hooks {
 	struct revoke_bpf_skel *ours;
+	__u64 *filter;			/* revoke_filter, mapped */
 	struct empty_hook_bpf_skel *empty;
 	struct bpf_link *links[8];
 	int nlinks;
@@ -127,7 +129,10 @@ static void set_case(struct hooks *h, enum kase c)
 		attach(h, h->ours->obj);
 }
 
-/* Grow the revoked set to @n fake entries and say so in revoke_state. */
+/*
+ * Grow the revoked set to @n fake entries, set their filter bits as
+ * revoke-bpfd does, and say so in revoke_state.
+ */
 static void fill(struct hooks *h, long *have, long n)
 {
 	static struct revoke_key keys[FILL_BATCH];
@@ -140,9 +145,13 @@ static void fill(struct hooks *h, long *have, long n)
 	while (*have < n) {
 		cnt = (__u32)(n - *have < FILL_BATCH ? n - *have : FILL_BATCH);
 		for (i = 0; i < cnt; i++) {
+			__u32 bit;
+
 			keys[i] = (struct revoke_key){ .dev = FAKE_DEV,
 						       .ino = (__u64)(*have + i + 1) };
 			vals[i] = (struct revoke_val){ .revoked_at = 1 };
+			bit = revoke_filter_bit(keys[i].dev, keys[i].ino);
+			h->filter[bit >> 6] |= 1ull << (bit & 63);
 		}
 		if (bpf_map_update_batch(map, keys, vals, &cnt, NULL))
 			die("filling the revoked map");
@@ -435,6 +444,11 @@ int main(int argc, char **argv)
 	kmem0 = kernel_kb();
 	if (revoke_bpf_skel__load(h.ours))
 		die("loading revoke.bpf.o");
+	h.filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(__u64),
+			PROT_READ | PROT_WRITE, MAP_SHARED,
+			bpf_map__fd(h.ours->maps.revoke_filter), 0);
+	if (h.filter == MAP_FAILED)
+		die("mapping revoke_filter");
 
 	printf("{\n");
 	for (l = 0; l < o.nlevels; l++) {

@@ -11,7 +11,9 @@
  *
  * Each hook first honours an earlier LSM's verdict (a non-zero @ret is
  * returned unchanged), then takes the fast path: while the revoked set is
- * empty it returns after a single load from the revoke_state array.
+ * empty it returns after a single load from the revoke_state array; while
+ * it is not, a file whose bit in revoke_filter is clear (nearly every
+ * file) returns after one more array load, without a hash lookup.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -40,6 +42,15 @@ struct {
 	__type(value, struct revoke_state);
 } revoke_state SEC(".maps");
 
+/* See REVOKE_FILTER_WORDS in revoke_bpf.h; written by the daemon only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, REVOKE_FILTER_WORDS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, __u64);
+} revoke_filter SEC(".maps");
+
 /* What the pipeline did per entry; read by list, never by the hooks. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -61,11 +72,27 @@ static __always_inline struct revoke_state *state(void)
 	return bpf_map_lookup_elem(&revoke_state, &zero);
 }
 
+/*
+ * The hooks' arguments are typed kernel pointers (BTF), so fields are
+ * read with plain loads, relocated by CO-RE (vmlinux.h marks every struct
+ * preserve_access_index): no bpf_probe_read_kernel() call per field.
+ */
 static __always_inline void inode_key(struct inode *inode,
 				      struct revoke_key *key)
 {
-	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	key->ino = BPF_CORE_READ(inode, i_ino);
+	key->dev = inode->i_sb->s_dev;
+	key->ino = inode->i_ino;
+}
+
+/* Is @key's filter bit set?  If not, @key is not in the revoked set. */
+static __always_inline bool filter_may_hold(const struct revoke_key *key)
+{
+	__u32 bit = revoke_filter_bit(key->dev, key->ino);
+	__u32 word = bit >> 6;
+	__u64 *w;
+
+	w = bpf_map_lookup_elem(&revoke_filter, &word);
+	return w && (*w >> (bit & 63)) & 1;
 }
 
 static __always_inline void report(struct revoke_state *st,
@@ -110,10 +137,12 @@ static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
 		return 0;
 	if (!file)
 		return 0;
-	inode = BPF_CORE_READ(file, f_inode);
+	inode = file->f_inode;
 	if (!inode)
 		return 0;
 	inode_key(inode, &key);
+	if (!filter_may_hold(&key))
+		return 0;
 	val = bpf_map_lookup_elem(&revoked, &key);
 	if (!val)
 		return 0;
@@ -157,7 +186,7 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 	if (ret)
 		return ret;
 	return check_file(file, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
-			  BPF_CORE_READ(file, f_flags));
+			  file->f_flags);
 }
 
 /*
@@ -174,7 +203,7 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 
 	if (!st || !st->nr_revoked)
 		return 0;
-	if (BPF_CORE_READ(inode, i_nlink) != 0)
+	if (inode->i_nlink != 0)
 		return 0;
 	inode_key(inode, &key);
 	if (bpf_map_delete_elem(&revoked, &key) == 0) {

@@ -39,6 +39,28 @@ struct revoke_key {
 	__u64 ino;
 };
 
+/*
+ * The filter in front of the revoked set ("revoke_filter", an mmapable
+ * array of REVOKE_FILTER_WORDS 64-bit words): bit revoke_filter_bit(key)
+ * is set for every key in the set.  A hook looks up the hash map only if
+ * its file's bit is set, so the files that are not revoked, nearly all of
+ * them, cost one inlined array load instead of a hash lookup.  A bit may
+ * be set with no key behind it (deleted entries until the word is
+ * rebuilt, other keys with the same hash): that costs a lookup, never a
+ * wrong verdict.  2^24 bits, 2 MiB: 1,000,000 entries set about 6% of
+ * them.
+ */
+#define REVOKE_FILTER_BITS_LOG2 24
+#define REVOKE_FILTER_WORDS (1u << (REVOKE_FILTER_BITS_LOG2 - 6))
+
+/* Fibonacci hashing of the key, to REVOKE_FILTER_BITS_LOG2 bits. */
+static inline __u32 revoke_filter_bit(__u32 dev, __u64 ino)
+{
+	__u64 h = (ino ^ ((__u64)dev << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	return (__u32)(h >> (64 - REVOKE_FILTER_BITS_LOG2));
+}
+
 /**
  * struct revoke_val - what is known about a revoked inode
  * @revoked_at: CLOCK_REALTIME seconds when it was revoked (set by the daemon)

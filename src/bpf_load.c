@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <linux/magic.h>
 
@@ -33,6 +34,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_load.h"
+#include "revoked_map.h"
 #include "revoke.skel.h"
 
 const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
@@ -48,6 +50,7 @@ static const char *const map_names[] = {
 	"revoke_state",
 	"revoke_events",
 	"revoke_reports",
+	"revoke_filter",
 };
 
 static bool libbpf_verbose;
@@ -139,15 +142,18 @@ static int map_capacity(int fd, uint32_t *max_entries)
 	return 0;
 }
 
-/* Reuse the pinned copy of @map if there is one, else pin it after load. */
-static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *reused)
+/*
+ * Reuse the pinned copy of @map if there is one, else pin it after load
+ * and set *@fresh.
+ */
+static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
 {
 	char path[PATH_MAX];
 	int fd, err;
 
 	fd = obj_get(pin_dir, bpf_map__name(map));
 	if (fd == -ENOENT) {
-		*reused = false;
+		*fresh = true;
 		if (pin_path(path, sizeof(path), pin_dir, bpf_map__name(map)))
 			return -ENAMETOOLONG;
 		return bpf_map__set_pin_path(map, path);
@@ -234,8 +240,13 @@ static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
 	return ret;
 }
 
+/*
+ * Attach every program, keeping a pinned link that runs the same code,
+ * unless @fresh_map: a map was created anew (a build that lacked it, or a
+ * pin removed by hand), and the pinned programs still use the old one.
+ */
 static int attach_all(struct revoke_bpf *rb, struct revoke_bpf_skel *skel,
-		      char *err, size_t errlen)
+		      bool fresh_map, char *err, size_t errlen)
 {
 	struct bpf_program *prog;
 	__u8 tag[BPF_TAG_SIZE];
@@ -250,7 +261,7 @@ static int attach_all(struct revoke_bpf *rb, struct revoke_bpf_skel *skel,
 				 strerror(-ret));
 			return ret;
 		}
-		if (pinned_link_runs(rb->pin_dir, name, tag))
+		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
 			continue;
 		if (obj_pinned(rb->pin_dir, name))
 			rb->replaced++;
@@ -272,10 +283,35 @@ static int keep_fd(int fd, int *out, char *err, size_t errlen)
 	return 0;
 }
 
+static int map_filter(struct revoke_bpf *rb, char *err, size_t errlen)
+{
+	void *p = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
+		       PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);
+
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map revoke_filter: %s",
+			 strerror(errno));
+		return -errno;
+	}
+	rb->filter = p;
+	return 0;
+}
+
+static int sync_filter(struct revoke_bpf *rb, char *err, size_t errlen)
+{
+	int ret = revoked_map_filter_sync(rb);
+
+	if (ret)
+		snprintf(err, errlen, "cannot fill revoke_filter from the revoked "
+			 "set: %s", strerror(-ret));
+	return ret;
+}
+
 static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 			   char *err, size_t errlen)
 {
 	struct revoke_bpf_skel *skel;
+	bool fresh_map = false;
 	struct bpf_map *map;
 	int ret;
 
@@ -294,7 +330,7 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 	bpf_object__for_each_map(map, skel->obj) {
 		if (ret)
 			break;
-		ret = reuse_map(map, rb->pin_dir, &rb->adopted);
+		ret = reuse_map(map, rb->pin_dir, &fresh_map);
 	}
 	if (ret) {
 		snprintf(err, errlen, "cannot reuse the pinned maps in %s: %s",
@@ -310,10 +346,8 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 			 "but blocked here, e.g. by lockdown or a container)" : "");
 		goto out;
 	}
-	ret = attach_all(rb, skel, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoked), &rb->revoked_fd,
-			      err, errlen);
+	ret = keep_fd(bpf_map__fd(skel->maps.revoked), &rb->revoked_fd, err,
+		      errlen);
 	if (!ret)
 		ret = keep_fd(bpf_map__fd(skel->maps.revoke_state), &rb->state_fd,
 			      err, errlen);
@@ -323,6 +357,16 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 	if (!ret)
 		ret = keep_fd(bpf_map__fd(skel->maps.revoke_reports),
 			      &rb->reports_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_filter),
+			      &rb->filter_fd, err, errlen);
+	if (!ret)
+		ret = map_filter(rb, err, errlen);
+	/* a filter made new (first start, or an upgrade) is filled first */
+	if (!ret)
+		ret = sync_filter(rb, err, errlen);
+	if (!ret)
+		ret = attach_all(rb, skel, fresh_map, err, errlen);
 	if (!ret)
 		ret = map_capacity(rb->revoked_fd, &rb->max_entries);
 out:
@@ -352,6 +396,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	rb->state_fd = -1;
 	rb->events_fd = -1;
 	rb->reports_fd = -1;
+	rb->filter_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -382,6 +427,12 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 		close(rb->events_fd);
 	if (rb->reports_fd >= 0)
 		close(rb->reports_fd);
+	if (rb->filter_fd >= 0)
+		close(rb->filter_fd);
+	if (rb->filter)
+		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
+	rb->filter = NULL;
+	rb->filter_fd = -1;
 	rb->reports_fd = -1;
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;

@@ -18,6 +18,8 @@
  * @state_fd: the "revoke_state" array map
  * @events_fd: the "revoke_events" ring buffer
  * @reports_fd: the "revoke_reports" hash map
+ * @filter_fd: the "revoke_filter" array
+ * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
  * @max_entries: capacity of the revoked map
  * @adopted: true if every map and link was pinned already, running this
  *	build's programs, and was kept as it was
@@ -29,6 +31,8 @@ struct revoke_bpf {
 	int state_fd;
 	int events_fd;
 	int reports_fd;
+	int filter_fd;
+	uint64_t *filter;
 	uint32_t max_entries;
 	bool adopted;
 	int replaced;

@@ -9,8 +9,15 @@
  * delete entries of freed inodes without lowering the counter, so it is
  * an upper bound; add and del adjust it by one from its current value,
  * which keeps it an upper bound.
+ *
+ * The filter (revoke_filter, see revoke_bpf.h) must have the bit of every
+ * key in the set: add sets it after the insert and before it returns;
+ * del and the start of the daemon recompute words from the set, and
+ * write each word whole, so that a bit that is needed is never cleared,
+ * not even for a moment.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -105,6 +112,81 @@ int revoked_map_sync(struct revoke_bpf *rb, uint64_t *count)
 	return err;
 }
 
+static void filter_set(struct revoke_bpf *rb, const struct revoke_key *key)
+{
+	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
+
+	__atomic_fetch_or(&rb->filter[bit >> 6], 1ull << (bit & 63),
+			  __ATOMIC_SEQ_CST);
+}
+
+/* Or the bits of every key in the set into @words (a full-size bitmap). */
+static int filter_bits(const struct revoke_key *key,
+		       const struct revoke_val *val, void *ctx)
+{
+	uint64_t *words = ctx;
+	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
+
+	(void)val;
+	words[bit >> 6] |= 1ull << (bit & 63);
+	return 0;
+}
+
+/**
+ * revoked_map_filter_sync() - recompute the whole filter from the set
+ * @rb: the daemon's handles, with the filter mapped
+ *
+ * Run before the programs are attached, so that a filter made new (first
+ * start, or an upgrade from a build without one) holds every key before
+ * a program reads it; and at every start, to drop stale bits.
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_filter_sync(struct revoke_bpf *rb)
+{
+	uint64_t *words = calloc(REVOKE_FILTER_WORDS, sizeof(*words));
+	uint32_t i;
+	int err;
+
+	if (!words)
+		return -ENOMEM;
+	err = revoked_map_for_each(rb, filter_bits, words);
+	for (i = 0; !err && i < REVOKE_FILTER_WORDS; i++)
+		if (__atomic_load_n(&rb->filter[i], __ATOMIC_RELAXED) != words[i])
+			__atomic_store_n(&rb->filter[i], words[i], __ATOMIC_SEQ_CST);
+	free(words);
+	return err;
+}
+
+struct word_ctx {
+	uint32_t word;
+	uint64_t bits;
+};
+
+static int word_bits(const struct revoke_key *key, const struct revoke_val *val,
+		     void *ctx)
+{
+	struct word_ctx *w = ctx;
+	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
+
+	(void)val;
+	if (bit >> 6 == w->word)
+		w->bits |= 1ull << (bit & 63);
+	return 0;
+}
+
+/* After a delete: recompute the word @key's bit is in. */
+static int filter_rebuild_word(struct revoke_bpf *rb,
+			       const struct revoke_key *key)
+{
+	struct word_ctx w = { revoke_filter_bit(key->dev, key->ino) >> 6, 0 };
+	int err = revoked_map_for_each(rb, word_bits, &w);
+
+	if (!err)
+		__atomic_store_n(&rb->filter[w.word], w.bits, __ATOMIC_SEQ_CST);
+	return err;
+}
+
 /**
  * revoked_map_add() - revoke one inode
  * @rb: the daemon's handles
@@ -124,11 +206,13 @@ int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,
 	if (bpf_map_update_elem(rb->revoked_fd, key, &val, BPF_NOEXIST)) {
 		err = -errno;
 		if (err == -EEXIST) {
+			filter_set(rb, key);
 			*change = REVOKE_ALREADY;
 			return 0;
 		}
 		return err == -E2BIG ? -ENOSPC : err;
 	}
+	filter_set(rb, key);
 	err = read_count(rb, &count);
 	if (!err)
 		err = write_count(rb, count + 1);
@@ -164,6 +248,7 @@ int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
 	}
 	*change = REVOKE_DELETED;
 	bpf_map_delete_elem(rb->reports_fd, key);
+	filter_rebuild_word(rb, key);
 	err = read_count(rb, &count);
 	if (!err && count > 0)
 		err = write_count(rb, count - 1);

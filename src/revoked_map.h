@@ -25,6 +25,7 @@ typedef int (*revoked_map_fn)(const struct revoke_key *key,
 int revoked_map_state(struct revoke_bpf *rb, struct revoke_state *st);
 int revoked_map_count(struct revoke_bpf *rb, uint64_t *count);
 int revoked_map_sync(struct revoke_bpf *rb, uint64_t *count);
+int revoked_map_filter_sync(struct revoke_bpf *rb);
 int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,
 		    enum revoke_change *change);
 int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,

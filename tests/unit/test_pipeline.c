@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -43,6 +44,16 @@ struct child {
 
 static int make_maps(void)
 {
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
+
+	rb.filter_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_filter", 4,
+				      sizeof(uint64_t), REVOKE_FILTER_WORDS,
+				      &mmapable);
+	rb.filter = rb.filter_fd < 0 ? MAP_FAILED :
+		    mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
+			 PROT_READ | PROT_WRITE, MAP_SHARED, rb.filter_fd, 0);
+	if (rb.filter == MAP_FAILED)
+		return -1;
 	rb.revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
 				       sizeof(struct revoke_key),
 				       sizeof(struct revoke_val), 1024, NULL);

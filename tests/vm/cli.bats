@@ -40,8 +40,8 @@ state_unchanged() {
 @test "the programs and maps are pinned under /sys/fs/bpf/revoke-bpf" {
 	run ls /sys/fs/bpf/revoke-bpf
 	expect_lines revoke_events revoke_file_ioctl revoke_file_open \
-		revoke_file_permission revoke_inode_free revoke_mmap_file \
-		revoke_reports revoke_state revoked
+		revoke_file_permission revoke_filter revoke_inode_free \
+		revoke_mmap_file revoke_reports revoke_state revoked
 }
 
 @test "add PATH says what it revoked" {

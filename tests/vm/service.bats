@@ -227,3 +227,25 @@ umount_ext4() {
 	expect_lines "first open: EIO"
 	[ ! -e /sys/fs/bpf/revoke-bpf/revoke_file_open__new ]
 }
+
+@test "a pinned set without revoke_filter (an older build) is upgraded without losing a revocation" {
+	local g
+	g=$(new_file)
+	revoke "$F"
+	stop_daemon
+	# what a build before the filter left pinned: no revoke_filter
+	rm /sys/fs/bpf/revoke-bpf/revoke_filter
+	start_daemon
+	run revoke-bpf status
+	[[ $output == *"replaced_programs  5"* ]]
+	[[ $output == *"programs_attached  5/5"* ]]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	# the programs now attached read the filter the daemon writes
+	revoke "$g"
+	run "$PROBE" "$g" read
+	expect_lines "first open: EIO"
+	revoke-bpf del "$g" >/dev/null
+	run "$PROBE" "$g" read
+	expect_lines "read: ok"
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for src/revoked_map.c on real BPF maps (hash and array maps
+ * load on the host): the filter in front of the revoked set keeps the bit
+ * of every key, through add, del of a key that shares its word, and a
+ * full resync.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <bpf/bpf.h>
+
+#include "revoked_map.h"
+#include "tap.h"
+
+static struct revoke_bpf rb;
+
+static int make_maps(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
+
+	rb.revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
+				       sizeof(struct revoke_key),
+				       sizeof(struct revoke_val), 64, NULL);
+	rb.state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_state", 4,
+				     sizeof(struct revoke_state), 1, NULL);
+	rb.reports_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_reports",
+				       sizeof(struct revoke_key),
+				       sizeof(struct revoke_report), 64, NULL);
+	rb.filter_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_filter", 4,
+				      sizeof(uint64_t), REVOKE_FILTER_WORDS,
+				      &mmapable);
+	if (rb.revoked_fd < 0 || rb.state_fd < 0 || rb.reports_fd < 0 ||
+	    rb.filter_fd < 0)
+		return -1;
+	rb.filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
+			 PROT_READ | PROT_WRITE, MAP_SHARED, rb.filter_fd, 0);
+	rb.max_entries = 64;
+	return rb.filter == MAP_FAILED ? -1 : 0;
+}
+
+static bool bit_set(const struct revoke_key *k)
+{
+	uint32_t bit = revoke_filter_bit(k->dev, k->ino);
+
+	return rb.filter[bit >> 6] >> (bit & 63) & 1;
+}
+
+/* A key other than @a whose bit is in the same word as @a's. */
+static struct revoke_key same_word(const struct revoke_key *a)
+{
+	struct revoke_key b = *a;
+	uint32_t word = revoke_filter_bit(a->dev, a->ino) >> 6;
+
+	do
+		b.ino++;
+	while (revoke_filter_bit(b.dev, b.ino) >> 6 != word ||
+	       revoke_filter_bit(b.dev, b.ino) == revoke_filter_bit(a->dev, a->ino));
+	return b;
+}
+
+int main(void)
+{
+	struct revoke_key a = { .dev = 8 << 20 | 1, .ino = 12 }, b, c;
+	enum revoke_change ch;
+	uint64_t count;
+	uint32_t i;
+	bool empty = true;
+
+	if (make_maps()) {
+		printf("Bail out! cannot create BPF maps: %s\n", strerror(errno));
+		return 1;
+	}
+	b = same_word(&a);
+	c = (struct revoke_key){ .dev = 8 << 20 | 1, .ino = 99 };
+	CHECK("the filter hash spreads consecutive inodes over the bitmap",
+	      revoke_filter_bit(a.dev, 12) != revoke_filter_bit(a.dev, 13) &&
+	      revoke_filter_bit(a.dev, 12) < REVOKE_FILTER_WORDS * 64);
+	CHECK("add sets the key's bit",
+	      !revoked_map_add(&rb, &a, &ch) && ch == REVOKE_ADDED && bit_set(&a));
+	CHECK("a key not added has its bit clear", !bit_set(&c));
+	CHECK("a second key in the same word gets its bit too",
+	      !revoked_map_add(&rb, &b, &ch) && bit_set(&b) && bit_set(&a));
+	CHECK("del of one key clears its bit",
+	      !revoked_map_del(&rb, &a, &ch) && ch == REVOKE_DELETED && !bit_set(&a));
+	CHECK("and keeps the bit of the other key in the same word", bit_set(&b));
+	rb.filter[revoke_filter_bit(b.dev, b.ino) >> 6] = 0;
+	CHECK("a full sync puts back a bit that went missing",
+	      !revoked_map_filter_sync(&rb) && bit_set(&b));
+	rb.filter[revoke_filter_bit(c.dev, c.ino) >> 6] |=
+		1ull << (revoke_filter_bit(c.dev, c.ino) & 63);
+	CHECK("and drops a stale bit", !revoked_map_filter_sync(&rb) && !bit_set(&c));
+	revoked_map_del(&rb, &b, &ch);
+	for (i = 0; i < REVOKE_FILTER_WORDS; i++)
+		if (rb.filter[i])
+			empty = false;
+	CHECK("an empty set leaves an empty filter",
+	      empty && !revoked_map_count(&rb, &count) && count == 0);
+	return tap_done();
+}
