@@ -3,7 +3,8 @@
 #   make            build everything into build/
 #   make check      host tests, then the VM suite (boots a Debian kernel)
 #   make demo       watch a reader being cut off, in the VM
-#   make bench      the hooks' and the pipeline's cost, in the VM (bench/)
+#   make bench      the hooks' and the pipeline's cost, in the VM, and
+#                   librevoke's, on the host (bench/)
 #   make sanitize   librevoke's tests under ASan+UBSan and under TSan
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make vmlinux    regenerate vmlinux.h from this machine's kernel BTF
@@ -49,7 +50,7 @@ HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/he
 # BPF test helpers: an object standing for another build, and its loader
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog
 
-BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm
+BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm $(BUILD)/bench/libbench
 # librevoke: include/revoke.h, src/lib/*.c; static, shared, pkg-config
 LIB_SRCS    := $(wildcard src/lib/*.c)
 LIB_SONAME  := librevoke.so.0
@@ -166,6 +167,11 @@ $(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke.skel.h \
 $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
+
+# librevoke against a bare call, a rwlock and liburcu, on the host
+$(BUILD)/bench/libbench: bench/libbench.c $(BUILD)/librevoke.a | $(BUILD)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -lurcu-memb -lpthread -o $@
 
 install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))

@@ -62,6 +62,8 @@ bench() {
 		build/bench/results.json >/dev/null &&
 	   jq -e '.pipeline.fifo[0].woken == 10 and .pipeline.file[0].unmapped == 10 and
 		  .pipeline.fifo[0].found_fds == 100 and .pipeline.fifo[0].failed == 0' \
+		build/bench/results.json >/dev/null &&
+	   jq -e '.librevoke.threads_2 | has("bare") and has("librevoke") and has("rwlock") and has("urcu_inline")' \
 		build/bench/results.json >/dev/null; then
 		echo "ok $t $name"
 	else
