@@ -124,6 +124,37 @@ static inline void reader_barrier(void)
 		atomic_thread_fence(memory_order_seq_cst);
 }
 
+/* Publish @file in @r's next free entry; the caller checked there is one. */
+static inline void reader_enter(struct reader *r, struct revoke_file *file)
+{
+	unsigned int d = r->depth;
+
+	atomic_store_explicit(&r->in[d], file, memory_order_relaxed);
+	r->depth = d + 1;
+	reader_barrier();
+}
+
+/*
+ * The first call on a thread, or one nested too deep: kept out of line so
+ * that the fast path below saves no registers.
+ */
+static __attribute__((noinline, cold)) int
+fops_read_lock_slow(struct revoke_file *file,
+		    const struct revoke_file_operations **fop)
+{
+	struct reader *r = self ? self : reader_register();
+	int idx = IDX_SLOT;
+
+	if (r && r->depth < REVOKE_NEST) {
+		reader_enter(r, file);
+	} else {
+		atomic_fetch_add(&file->f_use, 1);
+		idx = IDX_COUNTER;
+	}
+	*fop = atomic_load_explicit(&file->f_op, memory_order_acquire);
+	return idx;
+}
+
 /**
  * fops_read_lock() - enter a file's operations table
  * @file: the file
@@ -138,20 +169,12 @@ int fops_read_lock(struct revoke_file *file,
 		   const struct revoke_file_operations **fop)
 {
 	struct reader *r = self;
-	int idx = IDX_SLOT;
 
-	if (__builtin_expect(!r, 0))
-		r = reader_register();
-	if (__builtin_expect(r && r->depth < REVOKE_NEST, 1)) {
-		atomic_store_explicit(&r->in[r->depth], file, memory_order_relaxed);
-		r->depth++;
-		reader_barrier();
-	} else {
-		atomic_fetch_add(&file->f_use, 1);
-		idx = IDX_COUNTER;
-	}
+	if (__builtin_expect(!r || r->depth >= REVOKE_NEST, 0))
+		return fops_read_lock_slow(file, fop);
+	reader_enter(r, file);
 	*fop = atomic_load_explicit(&file->f_op, memory_order_acquire);
-	return idx;
+	return IDX_SLOT;
 }
 
 /**
