@@ -24,6 +24,12 @@
 #define EIO 5
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
+/* fcntl commands (uapi/asm-generic/fcntl.h, linux/fcntl.h) */
+#define F_DUPFD 0
+#define F_GETFD 1
+#define F_SETFD 2
+#define F_GETFL 3
+#define F_DUPFD_CLOEXEC 1030
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -121,23 +127,16 @@ static __always_inline void report(struct revoke_state *st,
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/*
- * Return -EIO if @file's inode is revoked, else 0.  @file may be NULL
- * (anonymous mmap).
- */
-static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
-				      __u64 arg)
+/* Return -EIO if @inode is revoked, else 0, and report the denial. */
+static __always_inline int check_inode(struct inode *inode, __u32 hook,
+				       __u32 op, __u64 arg)
 {
 	struct revoke_state *st = state();
 	struct revoke_key key = {};
 	struct revoke_val *val;
-	struct inode *inode;
 
 	if (!st || !st->nr_revoked)
 		return 0;
-	if (!file)
-		return 0;
-	inode = file->f_inode;
 	if (!inode)
 		return 0;
 	inode_key(inode, &key);
@@ -149,6 +148,15 @@ static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
 	__sync_fetch_and_add(&val->denials, 1);
 	report(st, &key, hook, op, arg);
 	return -EIO;
+}
+
+/* The same for @file's inode; @file may be NULL (an anonymous mapping). */
+static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
+				      __u64 arg)
+{
+	if (!file)
+		return 0;
+	return check_inode(file->f_inode, hook, op, arg);
 }
 
 SEC("lsm/file_permission")
@@ -187,6 +195,72 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 		return ret;
 	return check_file(file, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
 			  file->f_flags);
+}
+
+/* flock() and fcntl() record locks: the seed's revoked lock and flock */
+SEC("lsm/file_lock")
+int BPF_PROG(revoke_file_lock, struct file *file, unsigned int cmd, int ret)
+{
+	if (ret)
+		return ret;
+	return check_file(file, REVOKE_HOOK_FILE_LOCK, REVOKE_OP_LOCK, cmd);
+}
+
+/*
+ * fcntl() on the open file (F_SETFL reaches check_flags, F_SETLK the
+ * locks, F_SETLEASE, F_NOTIFY, F_SETOWN, ...) fails; the commands that
+ * act on the descriptor table only keep working, so a holder can still
+ * dup, close-on-exec and close what it holds.
+ */
+SEC("lsm/file_fcntl")
+int BPF_PROG(revoke_file_fcntl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	if (ret)
+		return ret;
+	switch (cmd) {
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+	case F_GETFD:
+	case F_SETFD:
+	case F_GETFL:
+		return 0;
+	}
+	return check_file(file, REVOKE_HOOK_FILE_FCNTL, REVOKE_OP_FCNTL, cmd);
+}
+
+/* A mapping made before the revocation, and not replaced, gains nothing. */
+SEC("lsm/file_mprotect")
+int BPF_PROG(revoke_file_mprotect, struct vm_area_struct *vma,
+	     unsigned long reqprot, unsigned long prot, int ret)
+{
+	if (ret)
+		return ret;
+	return check_file(vma->vm_file, REVOKE_HOOK_FILE_MPROTECT,
+			  REVOKE_OP_MMAP, prot);
+}
+
+/* truncate(2) and ftruncate(2), by path or by descriptor */
+SEC("lsm/path_truncate")
+int BPF_PROG(revoke_path_truncate, const struct path *path, int ret)
+{
+	if (ret)
+		return ret;
+	return check_inode(path->dentry->d_inode, REVOKE_HOOK_PATH_TRUNCATE,
+			   REVOKE_OP_WRITE, 0);
+}
+
+/*
+ * A descriptor of a revoked file received over a unix socket
+ * (SCM_RIGHTS), or taken with pidfd_getfd(), is not installed: the
+ * receiver sees MSG_CTRUNC, pidfd_getfd() fails with EIO.
+ */
+SEC("lsm/file_receive")
+int BPF_PROG(revoke_file_receive, struct file *file, int ret)
+{
+	if (ret)
+		return ret;
+	return check_file(file, REVOKE_HOOK_FILE_RECEIVE, REVOKE_OP_OTHER, 0);
 }
 
 /*

@@ -43,6 +43,11 @@ const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_file_ioctl",
 	"revoke_file_open",
 	"revoke_inode_free",
+	"revoke_file_lock",
+	"revoke_file_fcntl",
+	"revoke_file_mprotect",
+	"revoke_path_truncate",
+	"revoke_file_receive",
 };
 
 static const char *const map_names[] = {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REVOKE_NR_PROGS 5
+#define REVOKE_NR_PROGS 10
 
 /**
  * struct revoke_bpf - the daemon's handles on the enforcement objects

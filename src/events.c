@@ -25,6 +25,11 @@ static const char *const hook_names[] = {
 	[REVOKE_HOOK_MMAP_FILE] = "mmap_file",
 	[REVOKE_HOOK_FILE_IOCTL] = "file_ioctl",
 	[REVOKE_HOOK_FILE_OPEN] = "file_open",
+	[REVOKE_HOOK_FILE_LOCK] = "file_lock",
+	[REVOKE_HOOK_FILE_FCNTL] = "file_fcntl",
+	[REVOKE_HOOK_FILE_MPROTECT] = "file_mprotect",
+	[REVOKE_HOOK_PATH_TRUNCATE] = "path_truncate",
+	[REVOKE_HOOK_FILE_RECEIVE] = "file_receive",
 };
 
 static const char *const op_names[] = {
@@ -34,6 +39,8 @@ static const char *const op_names[] = {
 	[REVOKE_OP_IOCTL] = "ioctl",
 	[REVOKE_OP_OPEN] = "open",
 	[REVOKE_OP_OTHER] = "other",
+	[REVOKE_OP_LOCK] = "lock",
+	[REVOKE_OP_FCNTL] = "fcntl",
 };
 
 static const char *name_of(const char *const *names, size_t n, __u32 i)

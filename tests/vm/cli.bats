@@ -29,19 +29,21 @@ state_unchanged() {
 	[ "$(revoke-bpf list --json)" = "$BEFORE" ]
 }
 
-@test "status reports BPF LSM active and all five programs attached" {
+@test "status reports BPF LSM active and all ten programs attached" {
 	run revoke-bpf status
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_lsm            active"* ]]
-	[[ $output == *"programs_attached  5/5"* ]]
+	[[ $output == *"programs_attached  10/10"* ]]
 	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
 }
 
 @test "the programs and maps are pinned under /sys/fs/bpf/revoke-bpf" {
 	run ls /sys/fs/bpf/revoke-bpf
-	expect_lines revoke_events revoke_file_ioctl revoke_file_open \
-		revoke_file_permission revoke_filter revoke_inode_free \
-		revoke_mmap_file revoke_reports revoke_state revoked
+	expect_lines revoke_events revoke_file_fcntl revoke_file_ioctl \
+		revoke_file_lock revoke_file_mprotect revoke_file_open \
+		revoke_file_permission revoke_file_receive revoke_filter \
+		revoke_inode_free revoke_mmap_file revoke_path_truncate \
+		revoke_reports revoke_state revoked
 }
 
 @test "add PATH says what it revoked" {
