@@ -64,7 +64,6 @@ struct held {
 	size_t nfds;
 	struct held_vma *vmas;
 	size_t nvmas;
-	bool device;
 };
 
 static uint64_t now_us(void)
@@ -185,7 +184,6 @@ static int scan_fds(pid_t pid, const struct revoke_key *key, struct held *h)
 		v[h->nfds].fd = fd;
 		v[h->nfds].cloexec = fd_cloexec(pid, fd);
 		h->nfds++;
-		h->device = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
 	}
 	closedir(dir);
 	return 0;
@@ -227,10 +225,10 @@ static int scan_maps(pid_t pid, const struct revoke_key *key, struct held *h)
 	return 0;
 }
 
-static bool want_release(const struct pipeline_opts *opts, bool device)
+static bool want_release(const struct pipeline_opts *opts, bool by_default)
 {
 	return opts->release == REVOKE_RELEASE_YES ||
-	       (opts->release == REVOKE_RELEASE_AUTO && device);
+	       (opts->release == REVOKE_RELEASE_AUTO && by_default);
 }
 
 /* Run one system call in @t; a failure to run it counts as its result. */
@@ -320,10 +318,15 @@ static void inject(struct pipeline *pl, struct tracee *t, const struct held *h,
 			     r == -EPERM ? "sealed" : errname(r));
 	}
 
-	if (release && h->nfds) {
+	/*
+	 * Revoke the dead file itself whenever the holder keeps a way to it:
+	 * a descriptor, or a mapping, which /proc/PID/map_files would reopen.
+	 */
+	if ((release && h->nfds) || h->nvmas) {
 		err = revoke_dead_file(pl, pid, mfd);
 		if (err) {
-			fail(res, pid, 0, "release", "dead_file_%s", errname(err));
+			fail(res, pid, 0, release ? "release" : "unmap",
+			     "dead_file_%s", errname(err));
 			release = false;
 		}
 	}
@@ -365,8 +368,14 @@ static bool needs_stop(const struct holder_proc *p, bool release)
 	return need;
 }
 
-/* Is the file a device (for the automatic release policy)? */
-static bool proc_holds_device(const struct holder_proc *p)
+/*
+ * Is the file released without --release?  Devices are, so that their
+ * driver's release runs now; FIFOs and sockets too, because data already
+ * in a pipe's buffer can be spliced or teed out with no LSM hook on the
+ * way (splice between two pipes checks no file permission), so only
+ * taking the descriptor away closes that route.
+ */
+static bool proc_release_by_default(const struct holder_proc *p)
 {
 	char path[64];
 	struct stat st;
@@ -374,7 +383,10 @@ static bool proc_holds_device(const struct holder_proc *p)
 	if (!p->nfds)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->tgid, p->fds[0]);
-	return !stat(path, &st) && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode));
+	if (stat(path, &st))
+		return false;
+	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+	       S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
 }
 
 static void wake_all(struct tracee *t, const struct held *h,
@@ -409,7 +421,7 @@ static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
 			const struct pipeline_opts *opts,
 			struct pipeline_result *res)
 {
-	bool release = want_release(opts, proc_holds_device(p));
+	bool release = want_release(opts, proc_release_by_default(p));
 	struct held h = {};
 	struct tracee t;
 	char why[48];
