@@ -111,7 +111,10 @@ $(BUILD)/tests/pin_prog: tests/bpf/pin_prog.c | $(BUILD)/tests
 
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@
+	$(Q)$(CC) $(CFLAGS) $< $(HELPER_LIBS_$*) -o $@
+
+# probe tries io_uring (liburing) and POSIX AIO
+HELPER_LIBS_probe := -luring -lrt
 
 # librevoke, position-independent for the shared build.
 LIB_CFLAGS := $(CFLAGS) -fPIC -fvisibility=default -Wno-unused-parameter

@@ -73,8 +73,9 @@ bench() {
 	echo "1..1"
 }
 tally "bench: bench/run --quick" bench
-tally "vm: tests/vm" tests/vm/run --module loop --module ext4 \
-	--module crc32c_generic --file /usr/sbin/mke2fs --file /usr/bin/strace -- \
+tally "vm: tests/vm" tests/vm/run --module loop --module ext4 --module overlay \
+	--module crc32c_generic --file /usr/sbin/mke2fs --file /usr/bin/strace \
+	--file "$REPO/build/bench/swarm" -- \
 	bats --tap "$REPO/tests/vm"
 
 echo "$passed passed, $failed failed"

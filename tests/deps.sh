@@ -8,7 +8,7 @@ set -euo pipefail
 PACKAGES=(
 	make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	bats qemu-system-x86 busybox-static cpio e2fsprogs libclang-rt-14-dev man-db
-	strace jq psmisc lsof spin liburcu-dev
+	strace jq psmisc lsof spin liburcu-dev liburing-dev
 )
 # make bench also plots
 [ "${1:-}" = bench ] && PACKAGES+=(gnuplot-nox)
