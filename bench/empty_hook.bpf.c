@@ -35,3 +35,41 @@ int BPF_PROG(empty_file_open, struct file *file, int ret)
 {
 	return ret;
 }
+
+SEC("lsm/file_lock")
+int BPF_PROG(empty_file_lock, struct file *file, unsigned int cmd, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/file_fcntl")
+int BPF_PROG(empty_file_fcntl, struct file *file, unsigned int cmd,
+	     unsigned long arg, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/file_mprotect")
+int BPF_PROG(empty_file_mprotect, struct vm_area_struct *vma,
+	     unsigned long reqprot, unsigned long prot, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/path_truncate")
+int BPF_PROG(empty_path_truncate, const struct path *path, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/file_receive")
+int BPF_PROG(empty_file_receive, struct file *file, int ret)
+{
+	return ret;
+}
+
+SEC("lsm/inode_free_security")
+int BPF_PROG(empty_inode_free, struct inode *inode)
+{
+	return 0;
+}

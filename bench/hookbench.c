@@ -10,7 +10,7 @@
  * set in --levels, it runs --rounds rounds of three cases, in this order:
  *
  *	none		no program attached
- *	empty_hook	the empty programs on the same four hooks
+ *	empty_hook	the empty programs on the same hooks
  *	armed_N		our programs, with N entries in the revoked set
  *
  * and in each case four workloads: the seed's dd experiment with bs=1 and
@@ -51,6 +51,8 @@
 #define MAX_LEVELS 8
 #define MAX_ROUNDS 101
 #define FILL_BATCH 8192
+/* room for every program of either object; attach() refuses more */
+#define MAX_LINKS 32
 /* a filesystem device no kernel hands out: every lookup misses */
 #define FAKE_DEV ((REVOKE_KDEV_MAJORMAX << REVOKE_KDEV_MINORBITS) | 0xabcde)
 
@@ -80,7 +82,7 @@ struct hooks {
 	struct revoke_bpf_skel *ours;
 	__u64 *filter;			/* revoke_filter, mapped */
 	struct empty_hook_bpf_skel *empty;
-	struct bpf_link *links[8];
+	struct bpf_link *links[MAX_LINKS];
 	int nlinks;
 };
 
@@ -111,8 +113,13 @@ static void attach(struct hooks *h, struct bpf_object *obj)
 
 	detach(h);
 	bpf_object__for_each_program(prog, obj) {
-		struct bpf_link *l = bpf_program__attach(prog);
+		struct bpf_link *l;
 
+		if (h->nlinks == MAX_LINKS) {
+			errno = E2BIG;
+			die("more programs than MAX_LINKS");
+		}
+		l = bpf_program__attach(prog);
 		if (!l)
 			die(bpf_program__name(prog));
 		h->links[h->nlinks++] = l;
@@ -151,7 +158,7 @@ static void fill(struct hooks *h, long *have, long n)
 						       .ino = (__u64)(*have + i + 1) };
 			vals[i] = (struct revoke_val){ .revoked_at = 1 };
 			bit = revoke_filter_bit(keys[i].dev, keys[i].ino);
-			h->filter[bit >> 6] |= 1ull << (bit & 63);
+			h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
 		}
 		if (bpf_map_update_batch(map, keys, vals, &cnt, NULL))
 			die("filling the revoked map");
