@@ -49,14 +49,29 @@ static pid_t map_child;		/* --map: a child sharing that mapping */
 static const char *verdict;	/* an op's result other than ok/errno */
 static sigjmp_buf fault_jmp;
 
-static int op_open(void)
+/* Close @cfd, leaving errno as the operation before it set it. */
+static void close_keep_errno(int cfd)
 {
-	int nfd = open(path, O_RDONLY);
+	int saved = errno;
+
+	close(cfd);
+	errno = saved;
+}
+
+/* Open @name read-only and close it again: 0, or -1 with errno. */
+static int try_open(const char *name)
+{
+	int nfd = open(name, O_RDONLY);
 
 	if (nfd < 0)
 		return -1;
 	close(nfd);
 	return 0;
+}
+
+static int op_open(void)
+{
+	return try_open(path);
 }
 
 static int op_read(void)
@@ -100,15 +115,13 @@ static int op_writev(void)
 
 static int with_pipe(int (*fn)(int p[2]))
 {
-	int p[2], ret, saved;
+	int p[2], ret;
 
 	if (pipe(p))
 		return -1;
 	ret = fn(p);
-	saved = errno;
-	close(p[0]);
-	close(p[1]);
-	errno = saved;
+	close_keep_errno(p[0]);
+	close_keep_errno(p[1]);
 	return ret;
 }
 
@@ -185,7 +198,7 @@ static int scratch_file(void)
 
 static int copy_range(int from_revoked)
 {
-	int sfd = scratch_file(), saved;
+	int sfd = scratch_file();
 	loff_t a = 0, b = 0;
 	ssize_t n;
 
@@ -193,9 +206,7 @@ static int copy_range(int from_revoked)
 		return -1;
 	n = from_revoked ? copy_file_range(fd, &a, sfd, &b, 1, 0)
 			 : copy_file_range(sfd, &a, fd, &b, 1, 0);
-	saved = errno;
-	close(sfd);
-	errno = saved;
+	close_keep_errno(sfd);
 	return n < 0 ? -1 : 0;
 }
 
@@ -232,15 +243,13 @@ static int op_splice_pipe(void)
 
 static int op_dup_read(void)
 {
-	int nfd = dup3(fd, 100, O_CLOEXEC), ret, saved;
+	int nfd = dup3(fd, 100, O_CLOEXEC), ret;
 	char c;
 
 	if (nfd < 0)
 		return -1;
 	ret = read(nfd, &c, 1) < 0 ? -1 : 0;
-	saved = errno;
-	close(nfd);
-	errno = saved;
+	close_keep_errno(nfd);
 	return ret;
 }
 
@@ -384,14 +393,9 @@ static int op_truncate(void)
 static int open_proc_fd(int which)
 {
 	char name[64];
-	int nfd;
 
 	snprintf(name, sizeof(name), "/proc/self/fd/%d", which);
-	nfd = open(name, O_RDONLY);
-	if (nfd < 0)
-		return -1;
-	close(nfd);
-	return 0;
+	return try_open(name);
 }
 
 static int op_proc_fd(void)
@@ -402,14 +406,12 @@ static int op_proc_fd(void)
 /* O_PATH needs no open permission; reopening it through /proc does */
 static int op_opath_reopen(void)
 {
-	int opath = open(path, O_PATH), ret, saved;
+	int opath = open(path, O_PATH), ret;
 
 	if (opath < 0)
 		return -1;
 	ret = open_proc_fd(opath);
-	saved = errno;
-	close(opath);
-	errno = saved;
+	close_keep_errno(opath);
 	return ret;
 }
 
@@ -417,26 +419,21 @@ static int op_opath_reopen(void)
 static int op_opath_linkat(void)
 {
 	char name[4096];
-	int opath = open(path, O_PATH), nfd, saved;
+	int opath = open(path, O_PATH), ret, saved;
 
 	if (opath < 0)
 		return -1;
 	snprintf(name, sizeof(name), "%s.linked", path);
 	unlink(name);
-	if (linkat(opath, "", AT_FDCWD, name, AT_EMPTY_PATH) < 0) {
-		saved = errno;
-		close(opath);
-		errno = saved;
+	ret = linkat(opath, "", AT_FDCWD, name, AT_EMPTY_PATH);
+	close_keep_errno(opath);
+	if (ret < 0)
 		return -1;
-	}
-	close(opath);
-	nfd = open(name, O_RDONLY);
+	ret = try_open(name);
 	saved = errno;
 	unlink(name);
-	if (nfd >= 0)
-		close(nfd);
 	errno = saved;
-	return nfd < 0 ? -1 : 0;
+	return ret;
 }
 
 /*
@@ -456,7 +453,7 @@ static int op_scm_rights(void)
 			      .msg_control = u.buf,
 			      .msg_controllen = sizeof(u.buf) };
 	struct cmsghdr *cm;
-	int sv[2], got = -1, ret = -1, saved;
+	int sv[2], got = -1, ret = -1;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
 		return -1;
@@ -480,27 +477,23 @@ static int op_scm_rights(void)
 	}
 	ret = read(got, &byte, 1) < 0 ? -1 : 0;
 out:
-	saved = errno;
 	if (got >= 0)
-		close(got);
-	close(sv[0]);
-	close(sv[1]);
-	errno = saved;
+		close_keep_errno(got);
+	close_keep_errno(sv[0]);
+	close_keep_errno(sv[1]);
 	return ret;
 }
 
 static int op_pidfd_getfd(void)
 {
-	int pidfd = syscall(SYS_pidfd_open, getpid(), 0), nfd, saved;
+	int pidfd = syscall(SYS_pidfd_open, getpid(), 0), nfd;
 
 	if (pidfd < 0)
 		return -1;
 	nfd = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	saved = errno;
 	if (nfd >= 0)
-		close(nfd);
-	close(pidfd);
-	errno = saved;
+		close_keep_errno(nfd);
+	close_keep_errno(pidfd);
 	return nfd < 0 ? -1 : 0;
 }
 
@@ -515,16 +508,11 @@ static int need_map(void)
 static int op_map_files(void)
 {
 	char name[128];
-	int nfd;
 
 	need_map();
 	snprintf(name, sizeof(name), "/proc/self/map_files/%lx-%lx",
 		 (unsigned long)map, (unsigned long)map + 4096);
-	nfd = open(name, O_RDONLY);
-	if (nfd < 0)
-		return -1;
-	close(nfd);
-	return 0;
+	return try_open(name);
 }
 
 static void on_fault(int sig)
