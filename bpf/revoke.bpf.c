@@ -94,11 +94,11 @@ static __always_inline void inode_key(struct inode *inode,
 static __always_inline bool filter_may_hold(const struct revoke_key *key)
 {
 	__u32 bit = revoke_filter_bit(key->dev, key->ino);
-	__u32 word = bit >> 6;
+	__u32 word = revoke_filter_word(bit);
 	__u64 *w;
 
 	w = bpf_map_lookup_elem(&revoke_filter, &word);
-	return w && (*w >> (bit & 63)) & 1;
+	return w && (*w & revoke_filter_mask(bit));
 }
 
 static __always_inline void report(struct revoke_state *st,

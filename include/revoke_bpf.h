@@ -61,6 +61,17 @@ static inline __u32 revoke_filter_bit(__u32 dev, __u64 ino)
 	return (__u32)(h >> (64 - REVOKE_FILTER_BITS_LOG2));
 }
 
+/* Where bit @bit of the filter lives: its word, and its mask in the word. */
+static inline __u32 revoke_filter_word(__u32 bit)
+{
+	return bit >> 6;
+}
+
+static inline __u64 revoke_filter_mask(__u32 bit)
+{
+	return 1ULL << (bit & 63);
+}
+
 /**
  * struct revoke_val - what is known about a revoked inode
  * @revoked_at: CLOCK_REALTIME seconds when it was revoked (set by the daemon)

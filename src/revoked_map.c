@@ -116,20 +116,47 @@ static void filter_set(struct revoke_bpf *rb, const struct revoke_key *key)
 {
 	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
 
-	__atomic_fetch_or(&rb->filter[bit >> 6], 1ull << (bit & 63),
-			  __ATOMIC_SEQ_CST);
+	__atomic_fetch_or(&rb->filter[revoke_filter_word(bit)],
+			  revoke_filter_mask(bit), __ATOMIC_SEQ_CST);
 }
 
-/* Or the bits of every key in the set into @words (a full-size bitmap). */
+/* Words @first .. @first + @nr - 1 of the filter, recomputed into @words. */
+struct filter_words {
+	uint64_t *words;
+	uint32_t first;
+	uint32_t nr;
+};
+
+/* Or the bit of every key in the set that falls in @ctx's words. */
 static int filter_bits(const struct revoke_key *key,
 		       const struct revoke_val *val, void *ctx)
 {
-	uint64_t *words = ctx;
+	struct filter_words *fw = ctx;
 	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
+	uint32_t word = revoke_filter_word(bit);
 
 	(void)val;
-	words[bit >> 6] |= 1ull << (bit & 63);
+	if (word - fw->first < fw->nr)
+		fw->words[word - fw->first] |= revoke_filter_mask(bit);
 	return 0;
+}
+
+/*
+ * Recompute @fw's words from the set and store each that differs, whole:
+ * a bit still needed is never cleared, not even for a moment.
+ */
+static int filter_recompute(struct revoke_bpf *rb, struct filter_words *fw)
+{
+	uint32_t i;
+	int err;
+
+	err = revoked_map_for_each(rb, filter_bits, fw);
+	for (i = 0; !err && i < fw->nr; i++)
+		if (__atomic_load_n(&rb->filter[fw->first + i], __ATOMIC_RELAXED) !=
+		    fw->words[i])
+			__atomic_store_n(&rb->filter[fw->first + i], fw->words[i],
+					 __ATOMIC_SEQ_CST);
+	return err;
 }
 
 /**
@@ -144,47 +171,32 @@ static int filter_bits(const struct revoke_key *key,
  */
 int revoked_map_filter_sync(struct revoke_bpf *rb)
 {
-	uint64_t *words = calloc(REVOKE_FILTER_WORDS, sizeof(*words));
-	uint32_t i;
+	struct filter_words fw = {
+		.words = calloc(REVOKE_FILTER_WORDS, sizeof(uint64_t)),
+		.first = 0,
+		.nr = REVOKE_FILTER_WORDS,
+	};
 	int err;
 
-	if (!words)
+	if (!fw.words)
 		return -ENOMEM;
-	err = revoked_map_for_each(rb, filter_bits, words);
-	for (i = 0; !err && i < REVOKE_FILTER_WORDS; i++)
-		if (__atomic_load_n(&rb->filter[i], __ATOMIC_RELAXED) != words[i])
-			__atomic_store_n(&rb->filter[i], words[i], __ATOMIC_SEQ_CST);
-	free(words);
+	err = filter_recompute(rb, &fw);
+	free(fw.words);
 	return err;
-}
-
-struct word_ctx {
-	uint32_t word;
-	uint64_t bits;
-};
-
-static int word_bits(const struct revoke_key *key, const struct revoke_val *val,
-		     void *ctx)
-{
-	struct word_ctx *w = ctx;
-	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
-
-	(void)val;
-	if (bit >> 6 == w->word)
-		w->bits |= 1ull << (bit & 63);
-	return 0;
 }
 
 /* After a delete: recompute the word @key's bit is in. */
 static int filter_rebuild_word(struct revoke_bpf *rb,
 			       const struct revoke_key *key)
 {
-	struct word_ctx w = { revoke_filter_bit(key->dev, key->ino) >> 6, 0 };
-	int err = revoked_map_for_each(rb, word_bits, &w);
+	uint64_t word = 0;
+	struct filter_words fw = {
+		.words = &word,
+		.first = revoke_filter_word(revoke_filter_bit(key->dev, key->ino)),
+		.nr = 1,
+	};
 
-	if (!err)
-		__atomic_store_n(&rb->filter[w.word], w.bits, __ATOMIC_SEQ_CST);
-	return err;
+	return filter_recompute(rb, &fw);
 }
 
 /**
