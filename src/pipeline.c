@@ -375,18 +375,26 @@ static bool needs_stop(const struct holder_proc *p, bool release)
  * way (splice between two pipes checks no file permission), so only
  * taking the descriptor away closes that route.
  */
-static bool proc_release_by_default(const struct holder_proc *p)
+static bool release_by_default(const struct holder_set *set)
 {
 	char path[64];
 	struct stat st;
+	size_t i;
 
-	if (!p->nfds)
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->tgid, p->fds[0]);
-	if (stat(path, &st))
-		return false;
-	return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
-	       S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+	/* every holder holds the same inode: the first one still there says */
+	for (i = 0; i < set->nr; i++) {
+		const struct holder_proc *p = &set->procs[i];
+
+		if (!p->nfds)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->tgid,
+			 p->fds[0]);
+		if (stat(path, &st))
+			continue;
+		return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
+		       S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+	}
+	return false;
 }
 
 static void wake_all(struct tracee *t, const struct held *h,
@@ -417,11 +425,9 @@ static void wake_all(struct tracee *t, const struct held *h,
 }
 
 static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
-			const struct holder_proc *p,
-			const struct pipeline_opts *opts,
+			const struct holder_proc *p, bool release,
 			struct pipeline_result *res)
 {
-	bool release = want_release(opts, proc_release_by_default(p));
 	struct held h = {};
 	struct tracee t;
 	char why[48];
@@ -537,6 +543,7 @@ int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 {
 	uint64_t start = now_us();
 	struct holder_set set;
+	bool release;
 	size_t i;
 	int err;
 
@@ -547,9 +554,10 @@ int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 	if (err)
 		return err;
 	res->discover_us = now_us() - start;
+	release = want_release(opts, release_by_default(&set));
 	for (i = 0; i < set.nr; i++)
 		if (set.procs[i].tgid != getpid())
-			handle_proc(pl, key, &set.procs[i], opts, res);
+			handle_proc(pl, key, &set.procs[i], release, res);
 	holder_set_free(&set);
 	drain(pl, key, start + (uint64_t)opts->timeout_ms * 1000, res);
 	res->total_us = now_us() - start;
