@@ -93,7 +93,7 @@ $(BUILD)/revoke-bpf: $(CLI_OBJS:%=$(BUILD)/%.o)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
 # Unit tests link the object under test; helpers stand alone.
-$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/tap.h \
+$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/tap.h tests/unit/maps.h \
 		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
 		| $(BUILD)/tests
 	$(call msg,CC,$@)

@@ -26,6 +26,7 @@
 #include "key.h"
 #include "pipeline.h"
 #include "revoked_map.h"
+#include "maps.h"
 #include "tap.h"
 #include "tracee.h"
 
@@ -41,31 +42,6 @@ struct child {
 	char buf[4096];
 	size_t len;
 };
-
-static int make_maps(void)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
-
-	rb.filter_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_filter", 4,
-				      sizeof(uint64_t), REVOKE_FILTER_WORDS,
-				      &mmapable);
-	rb.filter = rb.filter_fd < 0 ? MAP_FAILED :
-		    mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
-			 PROT_READ | PROT_WRITE, MAP_SHARED, rb.filter_fd, 0);
-	if (rb.filter == MAP_FAILED)
-		return -1;
-	rb.revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
-				       sizeof(struct revoke_key),
-				       sizeof(struct revoke_val), 1024, NULL);
-	rb.state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_state", 4,
-				     sizeof(struct revoke_state), 1, NULL);
-	rb.reports_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_reports",
-				       sizeof(struct revoke_key),
-				       sizeof(struct revoke_report), 1024, NULL);
-	rb.events_fd = -1;
-	rb.max_entries = 1024;
-	return rb.revoked_fd < 0 || rb.state_fd < 0 || rb.reports_fd < 0 ? -1 : 0;
-}
 
 /* Start "holder ARGS..." with its stdout on a pipe; wait for "ready". */
 static int spawn(struct child *c, const char *const *args);
@@ -453,7 +429,7 @@ static void test_nothing_held_reports_zero(void)
 
 int main(void)
 {
-	if (!mkdtemp(dir) || make_maps()) {
+	if (!mkdtemp(dir) || test_maps_create(&rb, 1024)) {
 		CHECK("BPF maps can be created (run as root)", 0);
 		return tap_done();
 	}

@@ -12,33 +12,10 @@
 #include <bpf/bpf.h>
 
 #include "revoked_map.h"
+#include "maps.h"
 #include "tap.h"
 
 static struct revoke_bpf rb;
-
-static int make_maps(void)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
-
-	rb.revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
-				       sizeof(struct revoke_key),
-				       sizeof(struct revoke_val), 64, NULL);
-	rb.state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_state", 4,
-				     sizeof(struct revoke_state), 1, NULL);
-	rb.reports_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_reports",
-				       sizeof(struct revoke_key),
-				       sizeof(struct revoke_report), 64, NULL);
-	rb.filter_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_filter", 4,
-				      sizeof(uint64_t), REVOKE_FILTER_WORDS,
-				      &mmapable);
-	if (rb.revoked_fd < 0 || rb.state_fd < 0 || rb.reports_fd < 0 ||
-	    rb.filter_fd < 0)
-		return -1;
-	rb.filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
-			 PROT_READ | PROT_WRITE, MAP_SHARED, rb.filter_fd, 0);
-	rb.max_entries = 64;
-	return rb.filter == MAP_FAILED ? -1 : 0;
-}
 
 static bool bit_set(const struct revoke_key *k)
 {
@@ -68,7 +45,7 @@ int main(void)
 	uint32_t i;
 	bool empty = true;
 
-	if (make_maps()) {
+	if (test_maps_create(&rb, 64)) {
 		printf("Bail out! cannot create BPF maps: %s\n", strerror(errno));
 		return 1;
 	}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * maps.h - the daemon's maps, made in memory for a unit test (hash and
+ * array maps load on the host), without the BPF programs.
+ */
+#ifndef REVOKE_TESTS_MAPS_H
+#define REVOKE_TESTS_MAPS_H
+
+#include <sys/mman.h>
+
+#include <bpf/bpf.h>
+
+#include "bpf_load.h"
+#include "revoke_bpf.h"
+
+/*
+ * Make revoked, revoke_state, revoke_reports and the mapped
+ * revoke_filter in @rb, with room for @entries revocations.  Return 0 or
+ * -1.
+ */
+static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
+
+	rb->events_fd = -1;
+	rb->revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
+					sizeof(struct revoke_key),
+					sizeof(struct revoke_val), entries, NULL);
+	rb->state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_state", 4,
+				      sizeof(struct revoke_state), 1, NULL);
+	rb->reports_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_reports",
+					sizeof(struct revoke_key),
+					sizeof(struct revoke_report), entries,
+					NULL);
+	rb->filter_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_filter", 4,
+				       sizeof(uint64_t), REVOKE_FILTER_WORDS,
+				       &mmapable);
+	rb->max_entries = entries;
+	if (rb->revoked_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
+	    rb->filter_fd < 0)
+		return -1;
+	rb->filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
+			  PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);
+	return rb->filter == MAP_FAILED ? -1 : 0;
+}
+
+#endif
