@@ -627,10 +627,10 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "add", do_add,
 	  "INODE [--dev MAJ:MIN] | PATH [--release|--no-release] [--timeout MS]",
-	  "revoke an inode: every open, read, write, mmap and ioctl on it fails "
-	  "with EIO, blocked callers are woken, mappings fault with SIGBUS, and "
-	  "(--release; the default for devices) descriptors are replaced by a "
-	  "dead file" },
+	  "revoke an inode: every open, read, write, mmap, ioctl, lock, fcntl and "
+	  "truncate on it fails with EIO, blocked callers are woken, mappings "
+	  "fault with SIGBUS, and (--release; the default for devices, FIFOs and "
+	  "sockets) descriptors are replaced by a dead file" },
 	{ "del", do_del, "INODE [--dev MAJ:MIN] | PATH",
 	  "lift a revocation" },
 	{ "list", do_list, "[--json]", "show the revoked inodes" },
