@@ -30,6 +30,10 @@
 #define F_SETFD 2
 #define F_GETFL 3
 #define F_DUPFD_CLOEXEC 1030
+/* inode modes (uapi/linux/stat.h) */
+#define S_IFMT  00170000
+#define S_IFBLK 0060000
+#define S_IFCHR 0020000
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -65,6 +69,35 @@ struct {
 	__type(key, struct revoke_key);
 	__type(value, struct revoke_report);
 } revoke_reports SEC(".maps");
+
+/* Revoked devices, by number (revoke-bpf add --rdev); see revoke_bpf.h. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_RDEV_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct revoke_rdev_key);
+	__type(value, struct revoke_rdev_val);
+} revoked_rdev SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct revoke_rdev_state);
+} revoke_rdev_state SEC(".maps");
+
+/*
+ * Files (by struct file address) opened after their revoked device went
+ * away: they reach the new device with the same number, and work.  An
+ * entry lives as long as its file (file_free_security drops it).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_RDEV_FILES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, __u64);		/* the entry's removed_ns at the open */
+} rdev_files SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -150,13 +183,94 @@ static __always_inline int check_inode(struct inode *inode, __u32 hook,
 	return -EIO;
 }
 
+/*
+ * The revoked device entry of @inode, if it is a device special file and
+ * some device is revoked; fill @key with @inode's identity for reports.
+ */
+static __always_inline struct revoke_rdev_val *
+rdev_entry(struct inode *inode, struct revoke_key *key)
+{
+	struct revoke_rdev_key rk = {};
+	struct revoke_rdev_state *rs;
+	__u32 zero = 0;
+	__u32 fmt;
+
+	fmt = inode->i_mode & S_IFMT;
+	if (fmt != S_IFCHR && fmt != S_IFBLK)
+		return NULL;
+	rs = bpf_map_lookup_elem(&revoke_rdev_state, &zero);
+	if (!rs || !rs->nr_rdev)
+		return NULL;
+	rk.rdev = inode->i_rdev;
+	rk.type = fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
+	inode_key(inode, key);
+	return bpf_map_lookup_elem(&revoked_rdev, &rk);
+}
+
+/*
+ * Return -EIO if @file refers to a revoked device: opened before the
+ * device went away, or at any time while it has not gone yet.
+ */
+static __always_inline int check_rdev(struct file *file, struct inode *inode,
+				      __u32 hook, __u32 op, __u64 arg)
+{
+	struct revoke_key key = {};
+	struct revoke_rdev_val *val;
+	struct revoke_state *st;
+	__u64 addr = (__u64)file;
+	__u64 *opened_after;
+
+	val = rdev_entry(inode, &key);
+	if (!val)
+		return 0;
+	opened_after = bpf_map_lookup_elem(&rdev_files, &addr);
+	if (val->removed_ns && opened_after && *opened_after == val->removed_ns)
+		return 0;
+	__sync_fetch_and_add(&val->denials, 1);
+	st = state();
+	if (st)
+		report(st, &key, hook, op, arg);
+	return -EIO;
+}
+
 /* The same for @file's inode; @file may be NULL (an anonymous mapping). */
 static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
 				      __u64 arg)
 {
+	struct inode *inode;
+	int ret;
+
 	if (!file)
 		return 0;
-	return check_inode(file->f_inode, hook, op, arg);
+	inode = file->f_inode;
+	if (!inode)
+		return 0;
+	ret = check_inode(inode, hook, op, arg);
+	if (ret)
+		return ret;
+	return check_rdev(file, inode, hook, op, arg);
+}
+
+/*
+ * An open of a revoked device's number after the device went away
+ * reaches a new device: remember the file so that it works.  If it cannot
+ * be remembered (rdev_files full) it is denied like an old one.
+ */
+static __always_inline void note_new_device_file(struct file *file)
+{
+	struct revoke_key key = {};
+	struct revoke_rdev_val *val;
+	__u64 addr = (__u64)file;
+	__u64 stamp;
+
+	if (!file->f_inode)
+		return;
+	val = rdev_entry(file->f_inode, &key);
+	if (!val)
+		return;
+	stamp = val->removed_ns;
+	if (stamp)
+		bpf_map_update_elem(&rdev_files, &addr, &stamp, BPF_ANY);
 }
 
 SEC("lsm/file_permission")
@@ -193,6 +307,7 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
+	note_new_device_file(file);
 	return check_file(file, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
 			  file->f_flags);
 }
@@ -284,5 +399,19 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 		bpf_map_delete_elem(&revoke_reports, &key);
 		__sync_fetch_and_add(&st->freed, 1);
 	}
+	return 0;
+}
+
+/* A file is freed: forget it, its address may be reused by any file. */
+SEC("lsm/file_free_security")
+int BPF_PROG(revoke_file_free, struct file *file)
+{
+	__u64 addr = (__u64)file;
+	struct revoke_rdev_state *rs;
+	__u32 zero = 0;
+
+	rs = bpf_map_lookup_elem(&revoke_rdev_state, &zero);
+	if (rs && rs->nr_rdev)
+		bpf_map_delete_elem(&rdev_files, &addr);
 	return 0;
 }

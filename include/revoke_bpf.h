@@ -82,6 +82,60 @@ struct revoke_val {
 	__u64 denials;
 };
 
+/* What kind of device a struct revoke_rdev_key names. */
+enum revoke_rdev_type {
+	REVOKE_RDEV_CHAR = 1,
+	REVOKE_RDEV_BLOCK = 2,
+};
+
+/**
+ * struct revoke_rdev_key - a revoked device: every character or block
+ *	special inode whose i_rdev is @rdev, through any node (devtmpfs, a
+ *	node made with mknod in a container or a chroot), is denied
+ * @rdev: the device number (inode->i_rdev, kernel encoding)
+ * @type: enum revoke_rdev_type
+ */
+struct revoke_rdev_key {
+	__u32 rdev;
+	__u32 type;
+};
+
+#define REVOKE_CAUSE_LEN 32
+
+/**
+ * struct revoke_rdev_val - what is known about a revoked device
+ * @revoked_at: CLOCK_REALTIME seconds when it was revoked
+ * @removed_ns: CLOCK_REALTIME nanoseconds when this instance of the
+ *	device went away, 0 while it has not.  Until then every open of the
+ *	number is denied.  From then on an open reaches a new device that
+ *	reuses the number (a re-plugged ttyUSB0 is 188:0 again): the BPF
+ *	side records such a file in "rdev_files" with this stamp and lets
+ *	it work, while every file opened before stays denied.  A later
+ *	removal sets a new stamp, which the files of the instance that
+ *	went away then no longer match.
+ * @denials: operations denied so far
+ * @cause: who revoked it, one word (e.g. "admin", "udev", "netlink")
+ */
+struct revoke_rdev_val {
+	__u64 revoked_at;
+	__u64 removed_ns;
+	__u64 denials;
+	char cause[REVOKE_CAUSE_LEN];
+};
+
+/* Capacity of the revoked device set and of the files opened after a removal */
+#define REVOKE_RDEV_ENTRIES 4096
+#define REVOKE_RDEV_FILES 65536
+
+/**
+ * struct revoke_rdev_state - the single element of "revoke_rdev_state"
+ * @nr_rdev: an upper bound on the entries of "revoked_rdev"; while it is
+ *	zero the hooks do not look at device numbers at all
+ */
+struct revoke_rdev_state {
+	__u64 nr_rdev;
+};
+
 /**
  * struct revoke_state - the single element of the "revoke_state" array map
  * @nr_revoked: an upper bound on the number of entries in the revoked set.

@@ -48,6 +48,7 @@ const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_file_mprotect",
 	"revoke_path_truncate",
 	"revoke_file_receive",
+	"revoke_file_free",
 };
 
 static const char *const map_names[] = {
@@ -56,6 +57,9 @@ static const char *const map_names[] = {
 	"revoke_events",
 	"revoke_reports",
 	"revoke_filter",
+	"revoked_rdev",
+	"revoke_rdev_state",
+	"rdev_files",
 };
 
 static bool libbpf_verbose;
@@ -366,6 +370,15 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 		ret = keep_fd(bpf_map__fd(skel->maps.revoke_filter),
 			      &rb->filter_fd, err, errlen);
 	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoked_rdev),
+			      &rb->rdev_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_rdev_state),
+			      &rb->rdev_state_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.rdev_files),
+			      &rb->rdev_files_fd, err, errlen);
+	if (!ret)
 		ret = map_filter(rb, err, errlen);
 	/* a filter made new (first start, or an upgrade) is filled first */
 	if (!ret)
@@ -402,6 +415,9 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	rb->events_fd = -1;
 	rb->reports_fd = -1;
 	rb->filter_fd = -1;
+	rb->rdev_fd = -1;
+	rb->rdev_state_fd = -1;
+	rb->rdev_files_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -434,10 +450,19 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 		close(rb->reports_fd);
 	if (rb->filter_fd >= 0)
 		close(rb->filter_fd);
+	if (rb->rdev_fd >= 0)
+		close(rb->rdev_fd);
+	if (rb->rdev_state_fd >= 0)
+		close(rb->rdev_state_fd);
+	if (rb->rdev_files_fd >= 0)
+		close(rb->rdev_files_fd);
 	if (rb->filter)
 		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
 	rb->filter = NULL;
 	rb->filter_fd = -1;
+	rb->rdev_fd = -1;
+	rb->rdev_state_fd = -1;
+	rb->rdev_files_fd = -1;
 	rb->reports_fd = -1;
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define REVOKE_NR_PROGS 10
+#define REVOKE_NR_PROGS 11
 
 /**
  * struct revoke_bpf - the daemon's handles on the enforcement objects
@@ -19,6 +19,9 @@
  * @events_fd: the "revoke_events" ring buffer
  * @reports_fd: the "revoke_reports" hash map
  * @filter_fd: the "revoke_filter" array
+ * @rdev_fd: the "revoked_rdev" hash map (revoked devices)
+ * @rdev_state_fd: the "revoke_rdev_state" array map
+ * @rdev_files_fd: the "rdev_files" hash map
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
  * @max_entries: capacity of the revoked map
  * @adopted: true if every map and link was pinned already, running this
@@ -32,6 +35,9 @@ struct revoke_bpf {
 	int events_fd;
 	int reports_fd;
 	int filter_fd;
+	int rdev_fd;
+	int rdev_state_fd;
+	int rdev_files_fd;
 	uint64_t *filter;
 	uint32_t max_entries;
 	bool adopted;

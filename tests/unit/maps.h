@@ -14,8 +14,8 @@
 #include "revoke_bpf.h"
 
 /*
- * Make revoked, revoke_state, revoke_reports and the mapped
- * revoke_filter in @rb, with room for @entries revocations.  Return 0 or
+ * Make revoked, revoke_state, revoke_reports, the mapped revoke_filter
+ * and the revoked device maps in @rb, with room for @entries revocations.  Return 0 or
  * -1.
  */
 static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
@@ -35,9 +35,21 @@ static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
 	rb->filter_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_filter", 4,
 				       sizeof(uint64_t), REVOKE_FILTER_WORDS,
 				       &mmapable);
+	rb->rdev_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked_rdev",
+				     sizeof(struct revoke_rdev_key),
+				     sizeof(struct revoke_rdev_val),
+				     REVOKE_RDEV_ENTRIES, NULL);
+	rb->rdev_state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY,
+					   "revoke_rdev_state", 4,
+					   sizeof(struct revoke_rdev_state), 1,
+					   NULL);
+	rb->rdev_files_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "rdev_files",
+					   sizeof(uint64_t), sizeof(uint64_t),
+					   REVOKE_RDEV_FILES, NULL);
 	rb->max_entries = entries;
 	if (rb->revoked_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
-	    rb->filter_fd < 0)
+	    rb->filter_fd < 0 || rb->rdev_fd < 0 || rb->rdev_state_fd < 0 ||
+	    rb->rdev_files_fd < 0)
 		return -1;
 	rb->filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
 			  PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel_revoke.c - hang up ttys and revoke evdev nodes that a revoked
+ * device's holders have open, through the kernel's own interfaces.
+ *
+ * The holder's open file is taken with pidfd_getfd() (the same struct
+ * file, so the ioctl acts on the holder's descriptor), and dropped again.
+ */
+#include <errno.h>
+#include <linux/input.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "kernel_revoke.h"
+
+static int revoke_one(int fd)
+{
+	struct stat st;
+	int version;
+
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode))
+		return 0;
+	if (isatty(fd))
+		return ioctl(fd, TIOCVHANGUP) == 0;
+	if (ioctl(fd, EVIOCGVERSION, &version) == 0)
+		return ioctl(fd, EVIOCREVOKE, NULL) == 0;
+	return 0;
+}
+
+/**
+ * kernel_revoke_holders() - apply the kernel's own revoke to every
+ *	descriptor in @set that is a tty or an evdev node
+ * @set: holders of a device's nodes
+ *
+ * A holder that exited, or a descriptor closed meanwhile, is skipped.
+ *
+ * Return: how many descriptors were hung up or revoked.
+ */
+unsigned int kernel_revoke_holders(const struct holder_set *set)
+{
+	unsigned int done = 0;
+	size_t i, j;
+
+	for (i = 0; i < set->nr; i++) {
+		const struct holder_proc *p = &set->procs[i];
+		int pidfd;
+
+		if (!p->nfds)
+			continue;
+		pidfd = (int)syscall(SYS_pidfd_open, p->tgid, 0);
+		if (pidfd < 0)
+			continue;
+		for (j = 0; j < p->nfds; j++) {
+			int fd = (int)syscall(SYS_pidfd_getfd, pidfd, p->fds[j], 0);
+
+			if (fd < 0)
+				continue;
+			done += revoke_one(fd);
+			close(fd);
+		}
+		close(pidfd);
+	}
+	return done;
+}
