@@ -5,7 +5,8 @@
  *
  * Two BPF iterators walk all tasks: one over their open files, one over
  * their memory mappings.  Each writes a struct revoke_holder for every
- * file whose (s_dev, i_ino) is a key of "holder_targets".  One read of
+ * file whose (s_dev, i_ino) is a key of "holder_targets", or whose
+ * device number is a key of "holder_rdev_targets".  One read of
  * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
  * every process.
  */
@@ -24,6 +25,30 @@ struct {
 	__type(value, __u32);
 } holder_targets SEC(".maps");
 
+/* Devices looked for by number: any node whose i_rdev is one of them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_HOLDER_TARGETS);
+	__type(key, struct revoke_rdev_key);
+	__type(value, __u32);
+} holder_rdev_targets SEC(".maps");
+
+#define S_IFMT  00170000
+#define S_IFBLK 0060000
+#define S_IFCHR 0020000
+
+static __always_inline bool rdev_target(struct inode *inode)
+{
+	struct revoke_rdev_key rk = {};
+	__u32 fmt = BPF_CORE_READ(inode, i_mode) & S_IFMT;
+
+	if (fmt != S_IFCHR && fmt != S_IFBLK)
+		return false;
+	rk.rdev = BPF_CORE_READ(inode, i_rdev);
+	rk.type = fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
+	return bpf_map_lookup_elem(&holder_rdev_targets, &rk);
+}
+
 /* Fill @rec's identity from @file; return 0 if @file is a target. */
 static __always_inline int target_file(struct file *file,
 				       struct revoke_holder *rec)
@@ -36,7 +61,7 @@ static __always_inline int target_file(struct file *file,
 		return -1;
 	key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
 	key.ino = BPF_CORE_READ(inode, i_ino);
-	if (!bpf_map_lookup_elem(&holder_targets, &key))
+	if (!bpf_map_lookup_elem(&holder_targets, &key) && !rdev_target(inode))
 		return -1;
 	rec->dev = key.dev;
 	rec->ino = key.ino;

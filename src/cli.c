@@ -139,6 +139,33 @@ static int call(const struct revoke_req *req, char **word, char **body,
 
 /* ---- operands -------------------------------------------------------- */
 
+/* The operands of add/del --rdev MAJ:MIN --char|--block. */
+static int device_target(const char *operand, const char *devspec,
+			 const char *rdevspec, struct revoke_req *req)
+{
+	if (operand || devspec) {
+		fail("--rdev names a device by number; it takes no INODE, PATH "
+		     "or --dev");
+		return -1;
+	}
+	if (!rdevspec) {
+		fail("--char, --block, --removed and --cause go with --rdev MAJ:MIN");
+		return -1;
+	}
+	if (revoke_parse_devspec(rdevspec, &req->rdev_major, &req->rdev_minor)) {
+		fail("invalid --rdev '%s': expected MAJ:MIN with major < 4096 "
+		     "and minor < 1048576", rdevspec);
+		return -1;
+	}
+	if (!req->rdev_type) {
+		fail("--rdev needs --char or --block: the same numbers name "
+		     "different devices of each kind");
+		return -1;
+	}
+	req->has_rdev = true;
+	return 0;
+}
+
 /*
  * add and del take INODE [--dev MAJ:MIN] or PATH.  Options are parsed by
  * hand so that "-5" is reported as a bad inode, not as an unknown option.
@@ -146,7 +173,7 @@ static int call(const struct revoke_req *req, char **word, char **body,
 static int parse_target(int argc, char **argv, struct revoke_req *req,
 			const char **path)
 {
-	const char *operand = NULL, *devspec = NULL;
+	const char *operand = NULL, *devspec = NULL, *rdevspec = NULL;
 	int i, err;
 
 	*path = NULL;
@@ -155,6 +182,28 @@ static int parse_target(int argc, char **argv, struct revoke_req *req,
 
 		if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--rdev")) {
+			if (++i == argc) {
+				fail("--rdev needs a value MAJ:MIN");
+				return -1;
+			}
+			rdevspec = argv[i];
+		} else if (!strcmp(a, "--char") || !strcmp(a, "--block")) {
+			if (req->rdev_type) {
+				fail("give one of --char and --block");
+				return -1;
+			}
+			req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
+						       REVOKE_RDEV_BLOCK;
+		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--removed")) {
+			req->removed = true;
+		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--cause")) {
+			if (++i == argc || revoke_parse_cause(argv[i], req->cause,
+							      sizeof(req->cause))) {
+				fail("--cause needs one word of 1 to 31 letters, "
+				     "digits or _.:-");
+				return -1;
+			}
 		} else if (!strcmp(a, "--dev")) {
 			if (++i == argc) {
 				fail("--dev needs a value MAJ:MIN");
@@ -187,6 +236,8 @@ static int parse_target(int argc, char **argv, struct revoke_req *req,
 			operand = a;
 		}
 	}
+	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
+		return device_target(operand, devspec, rdevspec, req);
 	if (!operand) {
 		fail("missing INODE or PATH; try 'revoke-bpf help'");
 		return -1;
@@ -338,7 +389,16 @@ static void print_change(const char *word, char *body, const char *path)
 		revoke_kv_get(line, "dev", dev, sizeof(dev));
 		revoke_kv_get(line, "ino", ino, sizeof(ino));
 	}
-	if (path)
+	if (line && revoke_kv_get(line, "rdev", dev, sizeof(dev))) {
+		char type[16] = "?", hung[16] = "";
+
+		revoke_kv_get(line, "type", type, sizeof(type));
+		revoke_kv_get(line, "kernel_revoked", hung, sizeof(hung));
+		printf("%s device %s: %s", type, dev, text);
+		if (hung[0] && strcmp(hung, "0"))
+			printf(" (%s hung up or revoked by the kernel)", hung);
+		putchar('\n');
+	} else if (path)
 		printf("%s: %s (dev %s ino %s)\n", path, text, dev, ino);
 	else if (strcmp(dev, "?"))
 		printf("inode %s on %s: %s\n", ino, dev, text);
@@ -404,6 +464,23 @@ static int query(enum revoke_verb verb, int argc, char **argv,
 	return call(&req, &word, body, resp);
 }
 
+/* A revoked device in list: its type and removal stand in the INODE column. */
+static void print_device(const char *line, const char *rdev)
+{
+	char type[16] = "", at[32] = "", den[32] = "", rm[32] = "0";
+	char cause[40] = "", what[40];
+
+	revoke_kv_get(line, "type", type, sizeof(type));
+	revoke_kv_get(line, "revoked_at", at, sizeof(at));
+	revoke_kv_get(line, "removed_at", rm, sizeof(rm));
+	revoke_kv_get(line, "denials", den, sizeof(den));
+	revoke_kv_get(line, "cause", cause, sizeof(cause));
+	snprintf(what, sizeof(what), "%s%s", type, strcmp(rm, "0") ?
+		 ",removed" : "");
+	printf("%-12s %-20s %-8s %-12s %-10s cause=%s\n", rdev, what, "device",
+	       den, at, cause);
+}
+
 static int do_list(int argc, char **argv)
 {
 	struct rbuf resp = {};
@@ -434,6 +511,10 @@ static int do_list(int argc, char **argv)
 			printf("%-12s %-20s %-8s %-12s %-10s %-30s %s\n", "DEV",
 			       "INODE", "KIND", "DENIALS", "REVOKED_AT",
 			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED");
+		if (revoke_kv_get(line, "rdev", dev, sizeof(dev))) {
+			print_device(line, dev);
+			continue;
+		}
 		revoke_kv_get(line, "dev", dev, sizeof(dev));
 		revoke_kv_get(line, "ino", ino, sizeof(ino));
 		revoke_kv_get(line, "kind", kind, sizeof(kind));
@@ -626,12 +707,17 @@ struct cmd {
 
 static const struct cmd cmds[] = {
 	{ "add", do_add,
-	  "INODE [--dev MAJ:MIN] | PATH [--release|--no-release] [--timeout MS]",
+	  "INODE [--dev MAJ:MIN] | PATH | --rdev MAJ:MIN --char|--block "
+	  "[--removed] [--cause WORD] [--release|--no-release] [--timeout MS]",
 	  "revoke an inode: every open, read, write, mmap, ioctl, lock, fcntl and "
 	  "truncate on it fails with EIO, blocked callers are woken, mappings "
 	  "fault with SIGBUS, and (--release; the default for devices, FIFOs and "
-	  "sockets) descriptors are replaced by a dead file" },
-	{ "del", do_del, "INODE [--dev MAJ:MIN] | PATH",
+	  "sockets) descriptors are replaced by a dead file.  With --rdev, revoke "
+	  "a device through every node of that number (ttys are hung up and "
+	  "evdev nodes revoked by the kernel too); --removed says the device "
+	  "instance is gone, so that a new device with the same number works "
+	  "while every file of the old one stays revoked" },
+	{ "del", do_del, "INODE [--dev MAJ:MIN] | PATH | --rdev MAJ:MIN --char|--block",
 	  "lift a revocation" },
 	{ "list", do_list, "[--json]", "show the revoked inodes" },
 	{ "status", do_status, "[--json]",

@@ -12,6 +12,7 @@
 
 #include "ctl_proto.h"
 #include "key.h"
+#include "revoke_bpf.h"
 
 static const char *const verb_names[] = {
 	[REVOKE_VERB_ADD] = "add",
@@ -52,9 +53,15 @@ static const char *const release_names[] = {
 	[REVOKE_RELEASE_NO] = "no",
 };
 
+static const char *const rdev_type_names[] = {
+	[REVOKE_RDEV_CHAR] = "char",
+	[REVOKE_RDEV_BLOCK] = "block",
+};
+
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
+	char rdev[96] = "";
 	int n;
 
 	if (req->has_ino)
@@ -67,8 +74,14 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			 release_names[req->release]);
 	if (req->timeout_ms)
 		snprintf(tmo, sizeof(tmo), " timeout_ms=%u", req->timeout_ms);
-	n = snprintf(buf, len, "%s %s%s%s%s%s\n", REVOKE_PROTO_MAGIC,
-		     revoke_verb_name(req->verb), ino, dev, rel, tmo);
+	if (req->has_rdev)
+		snprintf(rdev, sizeof(rdev), " rdev=%u:%u type=%s%s%s%s",
+			 req->rdev_major, req->rdev_minor,
+			 rdev_type_names[req->rdev_type],
+			 req->removed ? " removed=yes" : "",
+			 req->cause[0] ? " cause=" : "", req->cause);
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s\n", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), ino, dev, rdev, rel, tmo);
 	if (n < 0 || (size_t)n >= len)
 		return -ENOSPC;
 	return n;
@@ -124,6 +137,92 @@ int revoke_parse_timeout_ms(const char *s, unsigned int *out)
 	return 0;
 }
 
+/**
+ * revoke_parse_rdev_type() - parse a device type: char or block
+ * @s: the text
+ * @out: REVOKE_RDEV_CHAR or REVOKE_RDEV_BLOCK
+ *
+ * Return: 0 or -EINVAL.
+ */
+int revoke_parse_rdev_type(const char *s, uint32_t *out)
+{
+	if (!strcmp(s, "char"))
+		*out = REVOKE_RDEV_CHAR;
+	else if (!strcmp(s, "block"))
+		*out = REVOKE_RDEV_BLOCK;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * revoke_parse_cause() - check a cause: 1 to 31 of [A-Za-z0-9_.:-]
+ * @s: the text
+ * @out: where to copy it
+ * @len: size of @out, at least REVOKE_CAUSE_LEN
+ *
+ * Return: 0 or -EINVAL.
+ */
+int revoke_parse_cause(const char *s, char *out, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n >= REVOKE_CAUSE_LEN || n >= len ||
+	    strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789_.:-") != n)
+		return -EINVAL;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+/* rdev, type, removed and cause: the fields naming a device */
+static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
+			    const char **why)
+{
+	if (!strcmp(key, "rdev")) {
+		if (req->has_rdev) {
+			*why = "field rdev given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_devspec(val, &req->rdev_major,
+					 &req->rdev_minor)) {
+			*why = "rdev is not MAJ:MIN (major < 4096, minor < 1048576)";
+			return -EINVAL;
+		}
+		req->has_rdev = true;
+		return 0;
+	}
+	if (!strcmp(key, "type")) {
+		if (req->rdev_type) {
+			*why = "field type given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_rdev_type(val, &req->rdev_type)) {
+			*why = "type is not char or block";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "removed")) {
+		if (req->removed || strcmp(val, "yes")) {
+			*why = "removed is not yes, or given twice";
+			return -EINVAL;
+		}
+		req->removed = true;
+		return 0;
+	}
+	if (!strcmp(key, "cause")) {
+		if (req->cause[0] ||
+		    revoke_parse_cause(val, req->cause, sizeof(req->cause))) {
+			*why = "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	*why = "unknown field";
+	return -EINVAL;
+}
+
 static int parse_field(char *key, char *val, struct revoke_req *req,
 		       const char **why)
 {
@@ -174,8 +273,7 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		}
 		return 0;
 	}
-	*why = "unknown field";
-	return -EINVAL;
+	return parse_rdev_field(key, val, req, why);
 }
 
 static int check_fields(const struct revoke_req *req, const char **why)
@@ -183,12 +281,27 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	bool wants_ino = req->verb == REVOKE_VERB_ADD ||
 			 req->verb == REVOKE_VERB_DEL;
 
-	if (wants_ino && !req->has_ino) {
-		*why = "missing field ino";
+	bool device = req->has_rdev || req->rdev_type || req->removed ||
+		      req->cause[0];
+
+	if (wants_ino && !req->has_ino && !req->has_rdev) {
+		*why = "missing field ino or rdev";
 		return -EINVAL;
 	}
-	if (!wants_ino && (req->has_ino || req->has_dev)) {
+	if (!wants_ino && (req->has_ino || req->has_dev || device)) {
 		*why = "this verb takes no fields";
+		return -EINVAL;
+	}
+	if (req->has_rdev && (req->has_ino || req->has_dev)) {
+		*why = "rdev names a device; it does not go with ino or dev";
+		return -EINVAL;
+	}
+	if (device && (!req->has_rdev || !req->rdev_type)) {
+		*why = "a device needs both rdev and type";
+		return -EINVAL;
+	}
+	if (req->verb != REVOKE_VERB_ADD && (req->removed || req->cause[0])) {
+		*why = "removed and cause are fields of add only";
 		return -EINVAL;
 	}
 	if (req->verb != REVOKE_VERB_ADD && (req->has_release || req->timeout_ms)) {

@@ -6,6 +6,14 @@
  *
  *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN] [release=auto|yes|no]
  *		[timeout_ms=N]\n
+ *	revoke-bpf/1 VERB rdev=MAJ:MIN type=char|block [removed=yes]
+ *		[cause=WORD] [release=...] [timeout_ms=N]\n
+ *
+ * add and del name either an inode (ino, and optionally dev, the
+ * filesystem) or a device (rdev and type: every node of that device
+ * number).  removed=yes says that the device instance is gone, so that
+ * a new device with the same number works (see struct revoke_rdev_val);
+ * cause is one word shown by list (admin if not given).
  *
  * release and timeout_ms are for add only: whether to replace the
  * holders' descriptors by a dead file (auto: for device files), and how
@@ -66,6 +74,9 @@ enum revoke_release {
  * @has_dev: @major and @minor are given (optional for add, del)
  * @has_release: @release is given (add)
  * @timeout_ms: drain timeout; 0 if not given (add)
+ * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
+ * @removed: the device instance went away (add with rdev)
+ * @cause: who asks, one word; empty if not given (add with rdev)
  */
 struct revoke_req {
 	enum revoke_verb verb;
@@ -77,12 +88,20 @@ struct revoke_req {
 	bool has_release;
 	enum revoke_release release;
 	unsigned int timeout_ms;
+	bool has_rdev;
+	unsigned int rdev_major;
+	unsigned int rdev_minor;
+	uint32_t rdev_type;
+	bool removed;
+	char cause[32];
 };
 
 #define REVOKE_TIMEOUT_MAX_MS 60000
 
 int revoke_parse_release(const char *s, enum revoke_release *out);
 int revoke_parse_timeout_ms(const char *s, unsigned int *out);
+int revoke_parse_rdev_type(const char *s, uint32_t *out);
+int revoke_parse_cause(const char *s, char *out, size_t len);
 const char *revoke_verb_name(enum revoke_verb verb);
 bool revoke_verb_privileged(enum revoke_verb verb);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);

@@ -27,10 +27,12 @@
 #include "ctl_server.h"
 #include "events.h"
 #include "inode_find.h"
+#include "kernel_revoke.h"
 #include "key.h"
 #include "lsm_check.h"
 #include "pipeline.h"
 #include "revoked_map.h"
+#include "revoked_rdev.h"
 #include "tracee.h"
 
 #ifndef REVOKE_VERSION
@@ -197,6 +199,50 @@ static void resp_report(struct rbuf *resp, const struct revoke_report *r)
 		    r->failed);
 }
 
+static struct pipeline_opts pipeline_opts_of(const struct revoke_req *req)
+{
+	return (struct pipeline_opts){
+		.release = req->has_release ? req->release : REVOKE_RELEASE_AUTO,
+		.timeout_ms = req->timeout_ms ? req->timeout_ms :
+			      PIPELINE_TIMEOUT_DEFAULT_MS,
+	};
+}
+
+/* The counts, timings and failures of a pipeline run (or why it did not). */
+static void resp_pipeline(struct rbuf *resp, int err,
+			  struct pipeline_result *res)
+{
+	size_t i;
+
+	if (err) {
+		res->rep.failed = 1;
+		resp_report(resp, &res->rep);
+		rbuf_printf(resp, " discover_us=0 total_us=0\n");
+		rbuf_printf(resp, "failure pid=0 tid=0 step=discover reason=%s\n",
+			    err == -ENOSYS ? "holder_iterators_unavailable" :
+			    strerrorname_np(-err) ?: "EIO");
+		return;
+	}
+	resp_report(resp, &res->rep);
+	rbuf_printf(resp, " discover_us=%llu total_us=%llu\n",
+		    (unsigned long long)res->discover_us,
+		    (unsigned long long)res->total_us);
+	for (i = 0; i < res->nfail; i++)
+		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
+			    (int)res->fail[i].pid, (int)res->fail[i].tid,
+			    res->fail[i].step, res->fail[i].reason);
+}
+
+static void log_pipeline(const char *what, const struct pipeline_result *res)
+{
+	fprintf(stderr, "revoke-bpfd: pipeline %s: holders=%u fds=%u "
+		"mappings=%u waiters=%u woken=%u unmapped=%u released=%u "
+		"failed=%u in %llu us\n", what, res->rep.holders, res->rep.fds,
+		res->rep.mappings, res->rep.waiters, res->rep.woken,
+		res->rep.unmapped, res->rep.released, res->rep.failed,
+		(unsigned long long)res->total_us);
+}
+
 /*
  * The map update has made every new operation fail; now end the existing
  * ones (pipeline.c) and report what was found and done.
@@ -204,41 +250,120 @@ static void resp_report(struct rbuf *resp, const struct revoke_report *r)
 static void run_pipeline(struct daemon *d, const struct revoke_key *key,
 			 const struct revoke_req *req, struct rbuf *resp)
 {
-	struct pipeline_opts opts = {
-		.release = req->has_release ? req->release : REVOKE_RELEASE_AUTO,
-		.timeout_ms = req->timeout_ms ? req->timeout_ms :
-			      PIPELINE_TIMEOUT_DEFAULT_MS,
-	};
+	struct pipeline_opts opts = pipeline_opts_of(req);
 	struct pipeline_result res;
-	size_t i;
+	char what[64];
 	int err;
 
 	err = pipeline_run(&d->pipeline, key, &opts, &res);
-	if (err) {
-		res.rep.failed = 1;
-		resp_report(resp, &res.rep);
-		rbuf_printf(resp, " discover_us=0 total_us=0\n");
-		rbuf_printf(resp, "failure pid=0 tid=0 step=discover reason=%s\n",
-			    err == -ENOSYS ? "holder_iterators_unavailable" :
-			    strerrorname_np(-err) ?: "EIO");
+	resp_pipeline(resp, err, &res);
+	if (err)
 		return;
-	}
-	resp_report(resp, &res.rep);
-	rbuf_printf(resp, " discover_us=%llu total_us=%llu\n",
-		    (unsigned long long)res.discover_us,
-		    (unsigned long long)res.total_us);
-	for (i = 0; i < res.nfail; i++)
-		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
-			    (int)res.fail[i].pid, (int)res.fail[i].tid,
-			    res.fail[i].step, res.fail[i].reason);
-	fprintf(stderr, "revoke-bpfd: pipeline dev=%u:%u ino=%llu: holders=%u "
-		"fds=%u mappings=%u waiters=%u woken=%u unmapped=%u released=%u "
-		"failed=%u in %llu us\n", revoke_kdev_major(key->dev),
-		revoke_kdev_minor(key->dev), (unsigned long long)key->ino,
-		res.rep.holders, res.rep.fds, res.rep.mappings, res.rep.waiters,
-		res.rep.woken, res.rep.unmapped, res.rep.released, res.rep.failed,
-		(unsigned long long)res.total_us);
+	snprintf(what, sizeof(what), "dev=%u:%u ino=%llu",
+		 revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
+		 (unsigned long long)key->ino);
+	log_pipeline(what, &res);
 	pipeline_result_free(&res);
+}
+
+static const char *const rdev_types[] = {
+	[REVOKE_RDEV_CHAR] = "char",
+	[REVOKE_RDEV_BLOCK] = "block",
+};
+
+static struct revoke_rdev_key rdev_key_of(const struct revoke_req *req)
+{
+	struct revoke_rdev_key key = { .type = req->rdev_type };
+
+	revoke_kdev(req->rdev_major, req->rdev_minor, &key.rdev);
+	return key;
+}
+
+static void resp_rdev(struct rbuf *resp, const struct revoke_rdev_key *key)
+{
+	rbuf_printf(resp, "rdev=%u:%u type=%s\n", revoke_kdev_major(key->rdev),
+		    revoke_kdev_minor(key->rdev), rdev_types[key->type]);
+}
+
+static void log_rdev_change(const struct ctl_peer *peer, const char *verb,
+			    const struct revoke_rdev_key *key, const char *cause,
+			    enum revoke_change change)
+{
+	fprintf(stderr, "revoke-bpfd: %s rdev=%u:%u type=%s cause=%s by uid=%u "
+		"pid=%d: %s\n", verb, revoke_kdev_major(key->rdev),
+		revoke_kdev_minor(key->rdev), rdev_types[key->type], cause,
+		(unsigned int)peer->uid, (int)peer->pid, change_words[change]);
+}
+
+/*
+ * add rdev=: hang up the ttys and revoke the evdev nodes the holders
+ * have open (the kernel's own revoke, while the daemon's ioctl is still
+ * allowed), deny the device number in every hook, then run the pipeline
+ * over every node of it that is held.
+ */
+static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct rbuf *resp)
+{
+	struct revoke_rdev_key key = rdev_key_of(req);
+	const char *cause = req->cause[0] ? req->cause : "admin";
+	struct pipeline_opts opts = pipeline_opts_of(req);
+	struct pipeline_result res;
+	unsigned int hungup = 0;
+	enum revoke_change change;
+	struct holder_set set;
+	char what[64];
+	int err;
+
+	if (d->pipeline.ready &&
+	    !holders_find_rdev(&d->pipeline.holders, &key, &set)) {
+		hungup = kernel_revoke_holders(&set);
+		holder_set_free(&set);
+	}
+	err = revoked_rdev_add(&d->rb, &key, cause, req->removed, &change);
+	if (err == -ENOSPC) {
+		resp_err(resp, ENOSPC, "the revoked device set is full (%u "
+			 "entries); del a device first", REVOKE_RDEV_ENTRIES);
+		return -1;
+	}
+	if (err) {
+		resp_err(resp, -err, "cannot update the revoked device set: %s",
+			 strerror(-err));
+		return -1;
+	}
+	log_rdev_change(peer, req->removed ? "add removed" : "add", &key, cause,
+			change);
+	rbuf_printf(resp, "ok %s\n", change_words[change]);
+	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
+		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
+		    rdev_types[key.type], hungup);
+	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
+	resp_pipeline(resp, err, &res);
+	if (err)
+		return 0;
+	snprintf(what, sizeof(what), "rdev=%u:%u", revoke_kdev_major(key.rdev),
+		 revoke_kdev_minor(key.rdev));
+	log_pipeline(what, &res);
+	pipeline_result_free(&res);
+	return 0;
+}
+
+static int do_del_rdev(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct rbuf *resp)
+{
+	struct revoke_rdev_key key = rdev_key_of(req);
+	enum revoke_change change;
+	int err;
+
+	err = revoked_rdev_del(&d->rb, &key, &change);
+	if (err) {
+		resp_err(resp, -err, "cannot update the revoked device set: %s",
+			 strerror(-err));
+		return -1;
+	}
+	log_rdev_change(peer, "del", &key, "-", change);
+	rbuf_printf(resp, "ok %s\n", change_words[change]);
+	resp_rdev(resp, &key);
+	return 0;
 }
 
 static int do_add(struct daemon *d, const struct ctl_peer *peer,
@@ -247,6 +372,9 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 	struct revoke_key key = { .ino = req->ino };
 	enum revoke_change change;
 	int err;
+
+	if (req->has_rdev)
+		return do_add_rdev(d, peer, req, resp);
 
 	if (req->has_dev)
 		revoke_kdev(req->major, req->minor, &key.dev);
@@ -279,6 +407,9 @@ static int do_del(struct daemon *d, const struct ctl_peer *peer,
 	struct revoke_key key = { .ino = req->ino };
 	enum revoke_change change;
 	int err;
+
+	if (req->has_rdev)
+		return do_del_rdev(d, peer, req, resp);
 
 	if (req->has_dev) {
 		revoke_kdev(req->major, req->minor, &key.dev);
@@ -331,6 +462,24 @@ static int list_one(const struct revoke_key *key, const struct revoke_val *val,
 	return 0;
 }
 
+static int list_rdev(const struct revoke_rdev_key *key,
+		     const struct revoke_rdev_val *val, void *ctx)
+{
+	struct list_ctx *lc = ctx;
+	char cause[REVOKE_CAUSE_LEN];
+
+	memcpy(cause, val->cause, sizeof(cause));
+	cause[sizeof(cause) - 1] = '\0';
+	rbuf_printf(lc->body, "rdev=%u:%u type=%s kind=device revoked_at=%llu "
+		    "removed_at=%llu denials=%llu cause=%s\n",
+		    revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
+		    key->type < 3 && rdev_types[key->type] ? rdev_types[key->type] :
+		    "unknown", (unsigned long long)val->revoked_at,
+		    (unsigned long long)(val->removed_ns / 1000000000ull),
+		    (unsigned long long)val->denials, cause[0] ? cause : "-");
+	return 0;
+}
+
 static int do_list(struct daemon *d, const struct ctl_peer *peer,
 		   const struct revoke_req *req, struct rbuf *resp)
 {
@@ -341,6 +490,8 @@ static int do_list(struct daemon *d, const struct ctl_peer *peer,
 	(void)peer;
 	(void)req;
 	err = revoked_map_for_each(&d->rb, list_one, &lc);
+	if (!err)
+		err = revoked_rdev_for_each(&d->rb, list_rdev, &lc);
 	if (err) {
 		rbuf_free(&body);
 		resp_err(resp, -err, "cannot read the revoked set: %s",
@@ -360,12 +511,13 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 {
 	struct revoke_state st;
 	struct utsname uts;
-	uint64_t count = 0;
+	uint64_t count = 0, ndev = 0;
 
 	(void)peer;
 	(void)req;
 	uname(&uts);
 	revoked_map_count(&d->rb, &count);
+	revoked_rdev_count(&d->rb, &ndev);
 	memset(&st, 0, sizeof(st));
 	revoked_map_state(&d->rb, &st);
 	rbuf_printf(resp, "ok status\n");
@@ -383,6 +535,7 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "replaced_programs=%d\n", d->rb.replaced);
 	rbuf_printf(resp, "entries=%llu\n", (unsigned long long)count);
 	rbuf_printf(resp, "capacity=%u\n", d->rb.max_entries);
+	rbuf_printf(resp, "devices=%llu\n", (unsigned long long)ndev);
 	rbuf_printf(resp, "freed_inodes=%llu\n", (unsigned long long)st.freed);
 	rbuf_printf(resp, "events_lost=%llu\n", (unsigned long long)st.events_lost);
 	rbuf_printf(resp, "subscribers=%d\n", d->events.nsubs);
@@ -679,7 +832,7 @@ static int serve(struct daemon *d, int lfd, int sfd)
 static int start(struct daemon *d, const struct options *o)
 {
 	char err[1024];
-	uint64_t count;
+	uint64_t count, ndev;
 	int ret;
 
 	if (check_lsm(d))
@@ -690,6 +843,8 @@ static int start(struct daemon *d, const struct options *o)
 		return -1;
 	}
 	ret = revoked_map_sync(&d->rb, &count);
+	if (!ret)
+		ret = revoked_rdev_sync(&d->rb, &ndev);
 	if (ret) {
 		fprintf(stderr, "revoke-bpfd: cannot read the revoked set: %s\n",
 			strerror(-ret));
@@ -707,10 +862,11 @@ static int start(struct daemon *d, const struct options *o)
 			"operations but not find holders, wake waiters or "
 			"replace mappings\n", d->pipeline.why);
 	fprintf(stderr, "revoke-bpfd: %s %d programs under %s (%d replaced), "
-		"%llu of %u entries revoked\n",
+		"%llu of %u entries and %llu devices revoked\n",
 		d->rb.adopted ? "adopted" : "attached",
 		revoke_bpf_count_attached(o->pin_dir), o->pin_dir, d->rb.replaced,
-		(unsigned long long)count, d->rb.max_entries);
+		(unsigned long long)count, d->rb.max_entries,
+		(unsigned long long)ndev);
 	return 0;
 fail:
 	revoke_bpf_close(&d->rb);

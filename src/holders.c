@@ -82,11 +82,28 @@ static struct holder_proc *proc_of(struct holder_set *set, pid_t tgid)
 	return p;
 }
 
+/* Remember the inode of @rec, once. */
+static int add_inode(struct holder_set *set, const struct revoke_holder *rec)
+{
+	struct revoke_key *k;
+	size_t i;
+
+	for (i = 0; i < set->ninodes; i++)
+		if (set->inodes[i].dev == rec->dev && set->inodes[i].ino == rec->ino)
+			return 0;
+	k = realloc(set->inodes, (set->ninodes + 1) * sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	set->inodes = k;
+	k[set->ninodes++] = (struct revoke_key){ .dev = rec->dev, .ino = rec->ino };
+	return 0;
+}
+
 static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 {
 	struct holder_proc *p = proc_of(set, (pid_t)rec->tgid);
 
-	if (!p)
+	if (!p || add_inode(set, rec))
 		return -ENOMEM;
 	if (rec->kind == REVOKE_HOLDER_FD) {
 		int *fds = realloc(p->fds, (p->nfds + 1) * sizeof(*fds));
@@ -144,6 +161,25 @@ static int run_iter(struct bpf_link *link, struct holder_set *set)
 	return err;
 }
 
+/* Put @key in @map, read both iterators into @set, take @key out again. */
+static int find(struct holders *h, int map, const void *key,
+		struct holder_set *set)
+{
+	__u32 one = 1;
+	int err;
+
+	memset(set, 0, sizeof(*set));
+	if (bpf_map_update_elem(map, key, &one, BPF_ANY))
+		return -errno;
+	err = run_iter(h->fds_link, set);
+	if (!err)
+		err = run_iter(h->vmas_link, set);
+	bpf_map_delete_elem(map, key);
+	if (err)
+		holder_set_free(set);
+	return err;
+}
+
 /**
  * holders_find() - every descriptor and mapping of an inode
  * @h: the loaded iterators
@@ -158,20 +194,21 @@ static int run_iter(struct bpf_link *link, struct holder_set *set)
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set)
 {
-	int targets = bpf_map__fd(h->skel->maps.holder_targets);
-	__u32 one = 1;
-	int err;
+	return find(h, bpf_map__fd(h->skel->maps.holder_targets), key, set);
+}
 
-	memset(set, 0, sizeof(*set));
-	if (bpf_map_update_elem(targets, key, &one, BPF_ANY))
-		return -errno;
-	err = run_iter(h->fds_link, set);
-	if (!err)
-		err = run_iter(h->vmas_link, set);
-	bpf_map_delete_elem(targets, key);
-	if (err)
-		holder_set_free(set);
-	return err;
+/**
+ * holders_find_rdev() - every descriptor and mapping of a device's nodes
+ * @h: the loaded iterators
+ * @key: the device
+ * @set: the result, as for holders_find(); @set->inodes lists the nodes
+ *
+ * Return: 0 or a negative errno.
+ */
+int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
+		      struct holder_set *set)
+{
+	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key, set);
 }
 
 void holder_set_free(struct holder_set *set)
@@ -183,5 +220,6 @@ void holder_set_free(struct holder_set *set)
 		free(set->procs[i].vmas);
 	}
 	free(set->procs);
+	free(set->inodes);
 	memset(set, 0, sizeof(*set));
 }

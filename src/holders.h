@@ -48,17 +48,30 @@ struct holder_proc {
 	size_t nvmas;
 };
 
+/**
+ * struct holder_set - the holders of one inode, or of one device's nodes
+ * @procs: the processes
+ * @nr: their number
+ * @nfds: descriptors in all
+ * @nvmas: mappings in all
+ * @inodes: the distinct inodes held (one, unless searched by device)
+ * @ninodes: their number
+ */
 struct holder_set {
 	struct holder_proc *procs;
 	size_t nr;
 	size_t nfds;
 	size_t nvmas;
+	struct revoke_key *inodes;
+	size_t ninodes;
 };
 
 int holders_open(struct holders *h, char *err, size_t errlen);
 void holders_close(struct holders *h);
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);
+int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
+		      struct holder_set *set);
 void holder_set_free(struct holder_set *set);
 
 #endif /* REVOKE_HOLDERS_H */

@@ -528,6 +528,32 @@ static void drain(struct pipeline *pl, const struct revoke_key *key,
 	}
 }
 
+/*
+ * Handle every holder of @key and drain, adding to @res; @set is the
+ * holders found for it, @start when the run began.
+ */
+static void run_inode(struct pipeline *pl, const struct revoke_key *key,
+		      const struct holder_set *set,
+		      const struct pipeline_opts *opts, uint64_t start,
+		      struct pipeline_result *res)
+{
+	bool release = want_release(opts, release_by_default(set));
+	size_t i;
+
+	for (i = 0; i < set->nr; i++)
+		if (set->procs[i].tgid != getpid())
+			handle_proc(pl, key, &set->procs[i], release, res);
+	drain(pl, key, start + (uint64_t)opts->timeout_ms * 1000, res);
+}
+
+static void finish(const struct pipeline_opts *opts, uint64_t start,
+		   struct pipeline_result *res)
+{
+	res->total_us = now_us() - start;
+	if (res->rep.released || opts->release == REVOKE_RELEASE_YES)
+		res->rep.flags |= REVOKE_REPORT_RELEASE;
+}
+
 /**
  * pipeline_run() - end every existing use of a revoked inode
  * @pl: the pipeline
@@ -543,8 +569,6 @@ int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 {
 	uint64_t start = now_us();
 	struct holder_set set;
-	bool release;
-	size_t i;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -554,15 +578,49 @@ int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 	if (err)
 		return err;
 	res->discover_us = now_us() - start;
-	release = want_release(opts, release_by_default(&set));
-	for (i = 0; i < set.nr; i++)
-		if (set.procs[i].tgid != getpid())
-			handle_proc(pl, key, &set.procs[i], release, res);
+	run_inode(pl, key, &set, opts, start, res);
 	holder_set_free(&set);
-	drain(pl, key, start + (uint64_t)opts->timeout_ms * 1000, res);
-	res->total_us = now_us() - start;
-	if (res->rep.released || opts->release == REVOKE_RELEASE_YES)
-		res->rep.flags |= REVOKE_REPORT_RELEASE;
+	finish(opts, start, res);
 	revoked_map_report_set(pl->rb, key, &res->rep);
 	return 0;
+}
+
+/**
+ * pipeline_run_rdev() - end every existing use of a revoked device
+ * @pl: the pipeline
+ * @key: the device, already in the revoked device set
+ * @opts: what to do
+ * @res: the report, summed over every node of the device that is held
+ *
+ * Each node (its own inode: /dev/X, a node made with mknod elsewhere) is
+ * handled as pipeline_run() handles an inode.
+ *
+ * Return: as pipeline_run().
+ */
+int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
+		      const struct pipeline_opts *opts,
+		      struct pipeline_result *res)
+{
+	uint64_t start = now_us();
+	struct holder_set all, one;
+	size_t i;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if (!pl->ready)
+		return -ENOSYS;
+	err = holders_find_rdev(&pl->holders, key, &all);
+	if (err)
+		return err;
+	res->discover_us = now_us() - start;
+	for (i = 0; i < all.ninodes && !err; i++) {
+		err = holders_find(&pl->holders, &all.inodes[i], &one);
+		if (err)
+			break;
+		run_inode(pl, &all.inodes[i], &one, opts, start, res);
+		holder_set_free(&one);
+	}
+	holder_set_free(&all);
+	finish(opts, start, res);
+	return err;
 }

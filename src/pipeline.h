@@ -79,6 +79,9 @@ void pipeline_init(struct pipeline *pl, struct revoke_bpf *rb);
 void pipeline_fini(struct pipeline *pl);
 int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 		 const struct pipeline_opts *opts, struct pipeline_result *res);
+int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
+		      const struct pipeline_opts *opts,
+		      struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
 
 #endif /* REVOKE_PIPELINE_H */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctl_proto.h"
+#include "revoke_bpf.h"
 #include "tap.h"
 
 static int parse(const char *s, struct revoke_req *req, const char **why)
@@ -31,6 +32,33 @@ static void test_roundtrip(void)
 	      out.has_dev && out.major == 7 && out.minor == 0);
 	CHECK("format refuses a buffer too small",
 	      revoke_req_format(&in, buf, 10) == -ENOSPC);
+}
+
+static void test_rdev_roundtrip(void)
+{
+	struct revoke_req in = {
+		.verb = REVOKE_VERB_ADD, .has_rdev = true, .rdev_major = 188,
+		.rdev_minor = 0, .rdev_type = REVOKE_RDEV_CHAR, .removed = true,
+		.cause = "udev",
+	};
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[160];
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format writes a device request",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 add rdev=188:0 type=char "
+			       "removed=yes cause=udev\n"));
+	CHECK("format then parse gives the device request back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.has_rdev && !out.has_ino && out.rdev_major == 188 &&
+	      out.rdev_minor == 0 && out.rdev_type == REVOKE_RDEV_CHAR &&
+	      out.removed && !strcmp(out.cause, "udev"));
+	CHECK("del of a block device parses",
+	      revoke_req_parse("revoke-bpf/1 del rdev=7:5 type=block\n", 37,
+			       &out, &why) == 0 &&
+	      out.rdev_type == REVOKE_RDEV_BLOCK && out.rdev_minor == 5);
 }
 
 static void test_accepts(void)
@@ -71,7 +99,20 @@ static void test_rejects(void)
 		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
 		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events or unload)" },
 		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events or unload)" },
-		{ "revoke-bpf/1 add\n", "missing field ino" },
+		{ "revoke-bpf/1 add\n", "missing field ino or rdev" },
+		{ "revoke-bpf/1 add rdev=7:0\n", "a device needs both rdev and type" },
+		{ "revoke-bpf/1 add rdev=7:0 type=fifo\n", "type is not char or block" },
+		{ "revoke-bpf/1 add rdev=7 type=char\n", "rdev is not MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add rdev=7:0 rdev=7:0 type=char\n", "field rdev given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char type=char\n", "field type given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char ino=3\n", "rdev names a device; it does not go with ino or dev" },
+		{ "revoke-bpf/1 add ino=3 type=char\n", "a device needs both rdev and type" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char removed=no\n", "removed is not yes, or given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char cause=\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char cause=a/b\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char cause=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 del rdev=7:0 type=char removed=yes\n", "removed and cause are fields of add only" },
+		{ "revoke-bpf/1 list rdev=7:0 type=char\n", "this verb takes no fields" },
 		{ "revoke-bpf/1 add ino=0\n", "ino is not an inode number (1 to 18446744073709551615)" },
 		{ "revoke-bpf/1 add ino=-1\n", "ino is not an inode number (1 to 18446744073709551615)" },
 		{ "revoke-bpf/1 add ino=18446744073709551616\n", "ino is not an inode number (1 to 18446744073709551615)" },
@@ -146,6 +187,7 @@ static void test_rbuf(void)
 int main(void)
 {
 	test_roundtrip();
+	test_rdev_roundtrip();
 	test_accepts();
 	test_rejects();
 	test_kv();

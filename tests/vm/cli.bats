@@ -29,11 +29,11 @@ state_unchanged() {
 	[ "$(revoke-bpf list --json)" = "$BEFORE" ]
 }
 
-@test "status reports BPF LSM active and all ten programs attached" {
+@test "status reports BPF LSM active and all eleven programs attached" {
 	run revoke-bpf status
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_lsm            active"* ]]
-	[[ $output == *"programs_attached  10/10"* ]]
+	[[ $output == *"programs_attached  11/11"* ]]
 	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
 }
 

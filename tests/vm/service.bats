@@ -222,7 +222,7 @@ umount_ext4() {
 	run revoke-bpf status
 	[[ $output == *"adopted            no"* ]]
 	[[ $output == *"replaced_programs  1"* ]]
-	[[ $output == *"programs_attached  10/10"* ]]
+	[[ $output == *"programs_attached  11/11"* ]]
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 	[ ! -e /sys/fs/bpf/revoke-bpf/revoke_file_open__new ]
@@ -237,8 +237,8 @@ umount_ext4() {
 	rm /sys/fs/bpf/revoke-bpf/revoke_filter
 	start_daemon
 	run revoke-bpf status
-	[[ $output == *"replaced_programs  10"* ]]
-	[[ $output == *"programs_attached  10/10"* ]]
+	[[ $output == *"replaced_programs  11"* ]]
+	[[ $output == *"programs_attached  11/11"* ]]
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 	# the programs now attached read the filter the daemon writes

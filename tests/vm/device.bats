@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Revoking a device by number (add --rdev), in the guest, with a real
+# device that really comes and goes: a loop device added and removed
+# through /dev/loop-control (the kernel's own add and remove, devtmpfs
+# node included).  A second node of the same number is made with mknod,
+# as a container or a chroot would have; it is its own inode.
+
+load lib
+
+LOOPCTL=$REPO/build/tests/loopctl
+N=5
+
+setup_file() {
+	unload_all
+	start_daemon
+}
+
+teardown_file() {
+	unload_all
+}
+
+setup() {
+	D=$(mktemp -d /tmp/device.XXXXXX)
+	KILL=()
+	"$LOOPCTL" add $N >/dev/null
+	[ -b /dev/loop$N ]
+	mknod "$D/node" b 7 $N
+}
+
+teardown() {
+	local p
+	for p in "${KILL[@]}" ${HOLDER_PID:-}; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	HOLDER_PID=
+	revoke-bpf del --rdev 7:$N --block >/dev/null 2>&1 || true
+	"$LOOPCTL" remove $N >/dev/null
+}
+
+@test "add --rdev denies the device through its devtmpfs node and a mknod'd node" {
+	run "$PROBE" --rdonly --before "revoke-bpf add --rdev 7:$N --block --no-release >/dev/null" \
+		/dev/loop$N read ioctl open
+	expect_lines "read: EIO" "ioctl: EIO" "open: EIO"
+	run "$PROBE" --rdonly "$D/node" read
+	[ "$status" -eq 1 ]
+	expect_lines "first open: EIO"
+}
+
+@test "a device of the other kind with the same number is not revoked" {
+	revoke-bpf add --rdev 7:$N --char >/dev/null
+	run "$PROBE" --rdonly "$D/node" read
+	expect_lines "read: ok"
+	revoke-bpf del --rdev 7:$N --char >/dev/null
+}
+
+@test "the holders of both nodes are released, and the device can then be removed" {
+	start_holder "$D/a" hold /dev/loop$N
+	KILL+=("$HOLDER_PID")
+	start_holder "$D/b" hold "$D/node"
+	KILL+=("$HOLDER_PID")
+	HOLDER_PID=
+	run "$LOOPCTL" remove $N
+	expect_lines "remove: EBUSY"
+	run revoke-bpf add --rdev 7:$N --block
+	[ "$status" -eq 0 ]
+	expect_lines "block device 7:$N: revoked" \
+		"  holders 2: fds 2, mappings 0, waiters 0; woken 0, unmapped 0, released 2; failed 0"
+	not_stopped "${KILL[0]}"
+	not_stopped "${KILL[1]}"
+	run "$LOOPCTL" remove $N
+	expect_lines "remove: ok"
+}
+
+@test "after the removal a new device with the same number works through both nodes" {
+	revoke-bpf add --rdev 7:$N --block >/dev/null
+	"$LOOPCTL" remove $N >/dev/null
+	revoke-bpf add --rdev 7:$N --block --removed --cause test-unplug >/dev/null
+	run "$LOOPCTL" add $N
+	expect_lines "add: ok"
+	run "$PROBE" --rdonly /dev/loop$N read ioctl open
+	expect_lines "read: ok" "ioctl: EINVAL" "open: ok"
+	run "$PROBE" --rdonly "$D/node" read
+	expect_lines "read: ok"
+}
+
+@test "a file of the device opened before a second removal is denied again" {
+	revoke-bpf add --rdev 7:$N --block >/dev/null
+	"$LOOPCTL" remove $N >/dev/null
+	revoke-bpf add --rdev 7:$N --block --removed >/dev/null
+	"$LOOPCTL" add $N >/dev/null
+	# the new device is removed too, while a file of it is open
+	run "$PROBE" --rdonly --before "revoke-bpf add --rdev 7:$N --block --removed --no-release >/dev/null" \
+		"$D/node" read
+	expect_lines "read: EIO"
+}
+
+@test "list shows a revoked device with its removal and cause" {
+	revoke-bpf add --rdev 7:$N --block --cause test-unplug >/dev/null
+	run revoke-bpf list
+	[[ ${lines[1]} == "7:$N "*" block "*" device "*"cause=test-unplug" ]]
+	"$LOOPCTL" remove $N >/dev/null
+	revoke-bpf add --rdev 7:$N --block --removed >/dev/null
+	run revoke-bpf list --json
+	[[ $output == *'"rdev":"7:'$N'","type":"block","kind":"device"'* ]]
+	[[ $output != *'"removed_at":"0"'* ]]
+	[[ $output == *'"cause":"test-unplug"'* ]]
+	"$LOOPCTL" add $N >/dev/null
+}
+
+@test "del --rdev lifts the revocation, and status counts devices" {
+	revoke-bpf add --rdev 7:$N --block >/dev/null
+	run revoke-bpf status
+	[[ $output =~ devices\ +1 ]]
+	run revoke-bpf del --rdev 7:$N --block
+	expect_lines "block device 7:$N: no longer revoked"
+	run "$PROBE" --rdonly "$D/node" read
+	expect_lines "read: ok"
+}
+
+@test "bad device arguments are refused with one line and change nothing" {
+	run revoke-bpf add --rdev 7:$N
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: --rdev needs --char or --block: the same numbers name different devices of each kind"
+	run revoke-bpf add --rdev 4096:0 --block
+	[ "$status" -eq 1 ]
+	run revoke-bpf add --rdev 7:$N --block --cause "two words"
+	[ "$status" -eq 1 ]
+	run "$CTLSEND" /run/revoke-bpf/control.sock \
+		<<<"revoke-bpf/1 add rdev=7:$N type=pipe"
+	[ "$output" = "err EINVAL bad request: type is not char or block" ]
+	run "$CTLSEND" /run/revoke-bpf/control.sock \
+		<<<"revoke-bpf/1 add rdev=7:$N ino=5 type=block"
+	[ "$output" = "err EINVAL bad request: rdev names a device; it does not go with ino or dev" ]
+	run revoke-bpf list
+	expect_lines "nothing is revoked"
+}
