@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * policy.h - which removed devices revoke-bpfd revokes, and how: the
+ * policy file (/etc/revoke-bpf/policy.conf by default).
+ *
+ * One rule per line; '#' starts a comment:
+ *
+ *	revoke [subsystem=GLOB] [PROPERTY=GLOB]... [mode=deny|revoke|release]
+ *
+ * A removed device matches a rule when every condition matches its udev
+ * properties (fnmatch(3) globs; a rule with none matches every device).
+ * The first matching rule says what is done:
+ *
+ *	deny	only the BPF deny of the device number
+ *	revoke	deny, wake the waiters, replace the mappings
+ *	release	that, and replace the descriptors by a dead file (default)
+ */
+#ifndef REVOKE_POLICY_H
+#define REVOKE_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define POLICY_PATH_DEFAULT "/etc/revoke-bpf/policy.conf"
+#define POLICY_MAX_RULES 256
+#define POLICY_MAX_CONDS 8
+
+enum policy_mode {
+	POLICY_DENY,
+	POLICY_REVOKE,
+	POLICY_RELEASE,
+};
+
+struct policy_cond {
+	char key[64];
+	char glob[128];
+};
+
+/**
+ * struct policy_rule - one "revoke" line
+ * @conds: conditions, all of which must match
+ * @nconds: their number
+ * @mode: what to do with a device that matches
+ * @line: where it is in the file
+ */
+struct policy_rule {
+	struct policy_cond conds[POLICY_MAX_CONDS];
+	size_t nconds;
+	enum policy_mode mode;
+	unsigned int line;
+};
+
+struct policy {
+	struct policy_rule *rules;
+	size_t nrules;
+};
+
+/* A device's udev properties: @n KEY and VALUE pairs. */
+struct uevent_props {
+	const char *const *keys;
+	const char *const *vals;
+	size_t n;
+};
+
+int policy_parse(const char *text, struct policy *out, char *err,
+		 size_t errlen);
+int policy_load(const char *path, struct policy *out, char *err,
+		size_t errlen);
+void policy_free(struct policy *p);
+const struct policy_rule *policy_match(const struct policy *p,
+				       const struct uevent_props *props);
+const char *policy_mode_name(enum policy_mode mode);
+
+#endif /* REVOKE_POLICY_H */
