@@ -19,6 +19,10 @@ BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
 LIBDIR   ?= $(PREFIX)/lib
+# udev reads rules from /etc and /usr/lib, never from /usr/local: packages
+# set UDEVRULESDIR=/usr/lib/udev/rules.d
+UDEVRULESDIR ?= /etc/udev/rules.d
+SYSCONFDIR   ?= /etc
 INCLUDEDIR ?= $(PREFIX)/include
 
 CC       ?= cc
@@ -41,7 +45,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load revoked_map revoked_rdev kernel_revoke ctl_server ctl_proto key \
+DAEMON_OBJS := daemon bpf_load revoked_map revoked_rdev kernel_revoke policy ctl_server ctl_proto key \
 	       lsm_check inode_find events holders pipeline tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
@@ -193,6 +197,11 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)sed 's|@PREFIX@|$(PREFIX)|;s|@LIBDIR@|$(LIBDIR)|;s|@INCLUDEDIR@|$(INCLUDEDIR)|;s|@VERSION@|$(VERSION)|' \
 		dist/librevoke.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/librevoke.pc
 	$(Q)install -D -m 0644 man/librevoke.3 $(DESTDIR)$(MANDIR)/man3/librevoke.3
+	$(Q)install -d $(DESTDIR)$(UDEVRULESDIR)
+	$(Q)sed 's|@BINDIR@|$(BINDIR)|' dist/60-revoke-bpf.rules.in \
+		> $(DESTDIR)$(UDEVRULESDIR)/60-revoke-bpf.rules
+	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/revoke-bpf/policy.conf ] || \
+		install -D -m 0644 dist/policy.conf $(DESTDIR)$(SYSCONFDIR)/revoke-bpf/policy.conf
 
 # libFuzzer on the request parser, under ASan and UBSan, for FUZZ_SECONDS.
 FUZZ_SECONDS ?= 30
@@ -206,6 +215,10 @@ fuzz: $(BUILD)/tests/fuzz_ctl_proto
 	$(Q)mkdir -p $(BUILD)/fuzz-corpus
 	$(Q)printf 'revoke-bpf/1 add ino=12 dev=8:1\n' > $(BUILD)/fuzz-corpus/add
 	$(Q)printf 'revoke-bpf/1 list\n' > $(BUILD)/fuzz-corpus/list
+	$(Q)printf 'revoke-bpf/1 add rdev=188:0 type=char removed=yes cause=udev\n' \
+		> $(BUILD)/fuzz-corpus/add-rdev
+	$(Q)printf 'revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.DEVNAME=/dev/sda p.ID_MODEL=A%%20disk\n' \
+		> $(BUILD)/fuzz-corpus/uevent
 	$(Q)$< -max_total_time=$(FUZZ_SECONDS) -max_len=5000 $(BUILD)/fuzz-corpus
 
 deps:

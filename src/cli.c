@@ -696,6 +696,84 @@ static int do_unload(int argc, char **argv)
 	return ret;
 }
 
+/*
+ * The udev rule's RUN program: hand the event in the environment to
+ * revoke-bpfd and return at once, without waiting for the revocation
+ * (udev kills RUN programs that take long; the daemon does the work).
+ */
+static int do_uevent(int argc, char **argv)
+{
+	extern char **environ;
+	struct revoke_req req = { .verb = REVOKE_VERB_UEVENT };
+	const char *action = getenv("ACTION"), *sub = getenv("SUBSYSTEM");
+	const char *maj = getenv("MAJOR"), *min = getenv("MINOR");
+	char spec[64], key[64], err[512];
+	char **e;
+	int fd;
+
+	(void)argv;
+	if (argc) {
+		fail("uevent takes no arguments: udev passes the event in the "
+		     "environment");
+		return 1;
+	}
+	if (!action || !sub || !maj || !min) {
+		fail("ACTION, SUBSYSTEM, MAJOR and MINOR must be set, as udev's "
+		     "RUN+= sets them for a device node");
+		return 1;
+	}
+	snprintf(spec, sizeof(spec), "%s:%s", maj, min);
+	if (strlen(action) >= sizeof(req.action) ||
+	    revoke_parse_devspec(spec, &req.rdev_major, &req.rdev_minor)) {
+		fail("ACTION '%.32s' or MAJOR:MINOR '%.40s' is malformed", action,
+		     spec);
+		return 1;
+	}
+	strcpy(req.action, action);
+	req.has_rdev = true;
+	req.rdev_type = strcmp(sub, "block") ? REVOKE_RDEV_CHAR :
+					       REVOKE_RDEV_BLOCK;
+	for (e = environ; *e && req.nprops < REVOKE_MAX_PROPS; e++) {
+		const char *eq = strchr(*e, '=');
+		size_t n = eq ? (size_t)(eq - *e) : 0;
+
+		if (!n || n >= sizeof(key) ||
+		    strspn(*e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+			continue;
+		memcpy(req.propbuf + req.propused, *e, n);
+		req.propbuf[req.propused + n] = '\0';
+		req.prop_keys[req.nprops] = req.propbuf + req.propused;
+		req.prop_vals[req.nprops++] = eq + 1;
+		req.propused += n + 1;
+	}
+	/* a request too long for the socket keeps the first properties */
+	while ((fd = ctl_open(socket_path, &req, err, sizeof(err))) == -ENOSPC &&
+	       req.nprops)
+		req.nprops /= 2;
+	if (fd < 0) {
+		fail("%s", err);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int do_reload(int argc, char **argv)
+{
+	struct rbuf resp = {};
+	char *body, *line;
+	int ret = 1;
+
+	if (query(REVOKE_VERB_RELOAD, argc, argv, &resp, &body))
+		goto out;
+	line = next_line(&body);
+	printf("%s\n", line ? line : "reloaded");
+	ret = 0;
+out:
+	rbuf_free(&resp);
+	return ret;
+}
+
 static int do_help(int argc, char **argv);
 
 struct cmd {
@@ -724,6 +802,14 @@ static const struct cmd cmds[] = {
 	  "show whether enforcement is active and the daemon is running" },
 	{ "events", do_events, "[--json] [--count N]",
 	  "stream every denied operation as it happens" },
+	{ "uevent", do_uevent, "",
+	  "for the udev rule: hand the device event in the environment "
+	  "(ACTION, SUBSYSTEM, MAJOR, MINOR and the properties) to revoke-bpfd, "
+	  "which revokes a removed device if its policy says so, and return at "
+	  "once" },
+	{ "reload", do_reload, "",
+	  "reread revoke-bpfd's policy file; a bad one is refused with its line "
+	  "number, and the policy in force is kept" },
 	{ "unload", do_unload, "--yes",
 	  "detach everything and lift every revocation; revoke-bpfd exits" },
 	{ "help", do_help, "", "show this help" },

@@ -21,6 +21,8 @@ static const char *const verb_names[] = {
 	[REVOKE_VERB_STATUS] = "status",
 	[REVOKE_VERB_EVENTS] = "events",
 	[REVOKE_VERB_UNLOAD] = "unload",
+	[REVOKE_VERB_UEVENT] = "uevent",
+	[REVOKE_VERB_RELOAD] = "reload",
 };
 
 const char *revoke_verb_name(enum revoke_verb verb)
@@ -36,7 +38,8 @@ bool revoke_verb_privileged(enum revoke_verb verb)
 {
 	/* events names other users' processes: not for everyone either */
 	return verb == REVOKE_VERB_ADD || verb == REVOKE_VERB_DEL ||
-	       verb == REVOKE_VERB_UNLOAD || verb == REVOKE_VERB_EVENTS;
+	       verb == REVOKE_VERB_UNLOAD || verb == REVOKE_VERB_EVENTS ||
+	       verb == REVOKE_VERB_UEVENT || verb == REVOKE_VERB_RELOAD;
 }
 
 /**
@@ -58,10 +61,30 @@ static const char *const rdev_type_names[] = {
 	[REVOKE_RDEV_BLOCK] = "block",
 };
 
+/* Append " p.KEY=VALUE" for each property, VALUE percent-encoded. */
+static int format_props(const struct revoke_req *req, char *buf, size_t len)
+{
+	size_t used = strlen(buf), i;
+	int n;
+
+	for (i = 0; i < req->nprops; i++) {
+		n = snprintf(buf + used, len - used, " p.%s=", req->prop_keys[i]);
+		if (n < 0 || (size_t)n >= len - used)
+			return -ENOSPC;
+		used += (size_t)n;
+		n = revoke_pct_encode(req->prop_vals[i], buf + used, len - used);
+		if (n < 0)
+			return -ENOSPC;
+		used += (size_t)n;
+	}
+	return 0;
+}
+
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
-	char rdev[96] = "";
+	char rdev[96] = "", act[32] = "";
+	size_t used;
 	int n;
 
 	if (req->has_ino)
@@ -74,17 +97,24 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			 release_names[req->release]);
 	if (req->timeout_ms)
 		snprintf(tmo, sizeof(tmo), " timeout_ms=%u", req->timeout_ms);
+	if (req->action[0])
+		snprintf(act, sizeof(act), " action=%s", req->action);
 	if (req->has_rdev)
 		snprintf(rdev, sizeof(rdev), " rdev=%u:%u type=%s%s%s%s",
 			 req->rdev_major, req->rdev_minor,
 			 rdev_type_names[req->rdev_type],
 			 req->removed ? " removed=yes" : "",
 			 req->cause[0] ? " cause=" : "", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s\n", REVOKE_PROTO_MAGIC,
-		     revoke_verb_name(req->verb), ino, dev, rdev, rel, tmo);
-	if (n < 0 || (size_t)n >= len)
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), act, ino, dev, rdev, rel, tmo);
+	if (n < 0 || (size_t)n >= len || format_props(req, buf, len))
 		return -ENOSPC;
-	return n;
+	used = strlen(buf);
+	if (used + 2 > len)
+		return -ENOSPC;
+	buf[used++] = '\n';
+	buf[used] = '\0';
+	return (int)used;
 }
 
 static int parse_verb(const char *word, enum revoke_verb *verb)
@@ -175,6 +205,101 @@ int revoke_parse_cause(const char *s, char *out, size_t len)
 	return 0;
 }
 
+static const char pct_keep[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/+,@-";
+
+/**
+ * revoke_pct_encode() - percent-encode @in for a field value: every byte
+ *	but [A-Za-z0-9._:/+,@-] becomes %XX
+ * @in: the text
+ * @out: the result
+ * @len: size of @out
+ *
+ * Return: the result's length, or -ENOSPC.
+ */
+int revoke_pct_encode(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (; *in; in++) {
+		if (strchr(pct_keep, *in)) {
+			if (n + 1 >= len)
+				return -ENOSPC;
+			out[n++] = *in;
+		} else {
+			if (n + 3 >= len)
+				return -ENOSPC;
+			snprintf(out + n, 4, "%%%02X", (unsigned char)*in);
+			n += 3;
+		}
+	}
+	if (n >= len)
+		return -ENOSPC;
+	out[n] = '\0';
+	return (int)n;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* Decode @in into @out (as long, at most); no NUL or newline may result. */
+static int pct_decode(const char *in, char *out)
+{
+	size_t n = 0;
+	int hi, lo;
+
+	for (; *in; in++) {
+		if (*in != '%') {
+			out[n++] = *in;
+			continue;
+		}
+		hi = hexval(in[1]);
+		lo = hi < 0 ? -1 : hexval(in[2]);
+		if (lo < 0 || (hi == 0 && lo == 0) || (hi == 0 && lo == 10))
+			return -EINVAL;
+		out[n++] = (char)(hi << 4 | lo);
+		in += 2;
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+/* One "p.KEY=VALUE" field of a uevent: a udev property. */
+static int parse_prop(const char *key, const char *val, struct revoke_req *req,
+		      const char **why)
+{
+	size_t klen = strlen(key), vlen = strlen(val);
+	char *k = req->propbuf + req->propused;
+
+	if (!klen || klen != strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")) {
+		*why = "a property name is not [A-Za-z0-9_]";
+		return -EINVAL;
+	}
+	if (req->nprops == REVOKE_MAX_PROPS ||
+	    req->propused + klen + vlen + 2 > sizeof(req->propbuf)) {
+		*why = "too many properties";
+		return -EINVAL;
+	}
+	memcpy(k, key, klen + 1);
+	if (pct_decode(val, k + klen + 1)) {
+		*why = "a property value is not percent-encoded text";
+		return -EINVAL;
+	}
+	req->prop_keys[req->nprops] = k;
+	req->prop_vals[req->nprops] = k + klen + 1;
+	req->nprops++;
+	req->propused += klen + 1 + strlen(k + klen + 1) + 1;
+	return 0;
+}
+
 /* rdev, type, removed and cause: the fields naming a device */
 static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
 			    const char **why)
@@ -211,6 +336,19 @@ static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
 		req->removed = true;
 		return 0;
 	}
+	if (!strcmp(key, "action")) {
+		size_t n = strlen(val);
+
+		if (req->action[0] || !n || n >= sizeof(req->action) ||
+		    strspn(val, "abcdefghijklmnopqrstuvwxyz") != n) {
+			*why = "action is not a lower-case word, or given twice";
+			return -EINVAL;
+		}
+		memcpy(req->action, val, n + 1);
+		return 0;
+	}
+	if (!strncmp(key, "p.", 2))
+		return parse_prop(key + 2, val, req, why);
 	if (!strcmp(key, "cause")) {
 		if (req->cause[0] ||
 		    revoke_parse_cause(val, req->cause, sizeof(req->cause))) {
@@ -284,6 +422,23 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	bool device = req->has_rdev || req->rdev_type || req->removed ||
 		      req->cause[0];
 
+	if (req->verb == REVOKE_VERB_UEVENT) {
+		if (!req->action[0] || !req->has_rdev || !req->rdev_type) {
+			*why = "uevent needs action, rdev and type";
+			return -EINVAL;
+		}
+		if (req->has_ino || req->has_dev || req->removed ||
+		    req->cause[0] || req->has_release || req->timeout_ms) {
+			*why = "uevent takes action, rdev, type and p.KEY fields only";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (req->action[0] || req->nprops) {
+		*why = "action and p.KEY are fields of uevent only";
+		return -EINVAL;
+	}
+
 	if (wants_ino && !req->has_ino && !req->has_rdev) {
 		*why = "missing field ino or rdev";
 		return -EINVAL;
@@ -351,7 +506,7 @@ int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 	}
 	tok = strsep(&cursor, " ");
 	if (!tok || parse_verb(tok, &req->verb)) {
-		*why = "unknown verb (expected add, del, list, status, events or unload)";
+		*why = "unknown verb (expected add, del, list, status, events, unload, uevent or reload)";
 		return -EINVAL;
 	}
 	while ((val = revoke_kv_next(&cursor, &key))) {

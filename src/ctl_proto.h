@@ -19,7 +19,14 @@
  * holders' descriptors by a dead file (auto: for device files), and how
  * long to wait for threads to leave calls on the file (1 to 60000).
  *
- * VERB is add, del, list, status, events or unload.  The daemon answers
+ *	revoke-bpf/1 uevent action=WORD rdev=MAJ:MIN type=char|block
+ *		[p.KEY=VALUE]...\n
+ *
+ * uevent hands a device event (from the udev rule, revoke-bpf uevent)
+ * to the daemon, which applies its policy (policy.h); VALUEs are
+ * percent-encoded (revoke_pct_encode()).  reload rereads the policy.
+ *
+ * VERB is add, del, list, status, events, unload, uevent or reload.  The daemon answers
  * with a first line
  *
  *	ok WORD\n		(WORD: added, already, deleted, absent, list,
@@ -59,7 +66,11 @@ enum revoke_verb {
 	REVOKE_VERB_STATUS,
 	REVOKE_VERB_EVENTS,
 	REVOKE_VERB_UNLOAD,
+	REVOKE_VERB_UEVENT,
+	REVOKE_VERB_RELOAD,
 };
+
+#define REVOKE_MAX_PROPS 48
 
 enum revoke_release {
 	REVOKE_RELEASE_AUTO,
@@ -77,6 +88,12 @@ enum revoke_release {
  * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
  * @removed: the device instance went away (add with rdev)
  * @cause: who asks, one word; empty if not given (add with rdev)
+ * @action: the uevent's ACTION (uevent)
+ * @prop_keys: the uevent's properties, "p.KEY=VALUE" fields (uevent)
+ * @prop_vals: their values, percent-decoded
+ * @nprops: their number
+ * @propbuf: where @prop_keys and @prop_vals point
+ * @propused: bytes of @propbuf in use
  */
 struct revoke_req {
 	enum revoke_verb verb;
@@ -94,6 +111,12 @@ struct revoke_req {
 	uint32_t rdev_type;
 	bool removed;
 	char cause[32];
+	char action[16];
+	const char *prop_keys[REVOKE_MAX_PROPS];
+	const char *prop_vals[REVOKE_MAX_PROPS];
+	size_t nprops;
+	char propbuf[REVOKE_REQ_MAX];
+	size_t propused;
 };
 
 #define REVOKE_TIMEOUT_MAX_MS 60000
@@ -102,6 +125,7 @@ int revoke_parse_release(const char *s, enum revoke_release *out);
 int revoke_parse_timeout_ms(const char *s, unsigned int *out);
 int revoke_parse_rdev_type(const char *s, uint32_t *out);
 int revoke_parse_cause(const char *s, char *out, size_t len);
+int revoke_pct_encode(const char *in, char *out, size_t len);
 const char *revoke_verb_name(enum revoke_verb verb);
 bool revoke_verb_privileged(enum revoke_verb verb);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);

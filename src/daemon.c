@@ -31,6 +31,7 @@
 #include "key.h"
 #include "lsm_check.h"
 #include "pipeline.h"
+#include "policy.h"
 #include "revoked_map.h"
 #include "revoked_rdev.h"
 #include "tracee.h"
@@ -49,6 +50,8 @@ struct daemon {
 	const char *proc;
 	const char *group_name;
 	gid_t group;
+	const char *policy_path;
+	struct policy policy;
 	bool quit;
 };
 
@@ -301,8 +304,9 @@ static void log_rdev_change(const struct ctl_peer *peer, const char *verb,
  * allowed), deny the device number in every hook, then run the pipeline
  * over every node of it that is held.
  */
-static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
-		       const struct revoke_req *req, struct rbuf *resp)
+static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
+		    const struct revoke_req *req, bool pipeline,
+		    struct rbuf *resp)
 {
 	struct revoke_rdev_key key = rdev_key_of(req);
 	const char *cause = req->cause[0] ? req->cause : "admin";
@@ -314,7 +318,7 @@ static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	char what[64];
 	int err;
 
-	if (d->pipeline.ready &&
+	if (pipeline && d->pipeline.ready &&
 	    !holders_find_rdev(&d->pipeline.holders, &key, &set)) {
 		hungup = kernel_revoke_holders(&set);
 		holder_set_free(&set);
@@ -336,6 +340,8 @@ static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
 		    rdev_types[key.type], hungup);
+	if (!pipeline)
+		return 0;
 	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
 	resp_pipeline(resp, err, &res);
 	if (err)
@@ -344,6 +350,91 @@ static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		 revoke_kdev_minor(key.rdev));
 	log_pipeline(what, &res);
 	pipeline_result_free(&res);
+	return 0;
+}
+
+static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct rbuf *resp)
+{
+	return add_rdev(d, peer, req, true, resp);
+}
+
+/*
+ * uevent: a device event from the udev rule.  A removed device is
+ * revoked if the policy says so, and its revocation, if it was revoked
+ * before, is scoped to the instance that went away, policy or not.
+ */
+static int do_uevent(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	struct uevent_props props = { req->prop_keys, req->prop_vals,
+				      req->nprops };
+	struct revoke_rdev_key key = rdev_key_of(req);
+	struct revoke_req add = *req;
+	const struct policy_rule *rule;
+	struct revoke_rdev_val val;
+	bool revoked;
+
+	if (strcmp(req->action, "remove")) {
+		rbuf_printf(resp, "ok ignored\n");
+		return 0;
+	}
+	revoked = !revoked_rdev_get(&d->rb, &key, &val);
+	rule = policy_match(&d->policy, &props);
+	if (rule)
+		fprintf(stderr, "revoke-bpfd: uevent remove %s %u:%u: policy "
+			"line %u, mode %s\n", rdev_types[key.type],
+			req->rdev_major, req->rdev_minor, rule->line,
+			policy_mode_name(rule->mode));
+	else
+		fprintf(stderr, "revoke-bpfd: uevent remove %s %u:%u: %s\n",
+			rdev_types[key.type], req->rdev_major, req->rdev_minor,
+			revoked ? "revoked before, now removed" : "no policy rule");
+	if (!rule && !revoked) {
+		rbuf_printf(resp, "ok ignored\n");
+		return 0;
+	}
+	add.verb = REVOKE_VERB_ADD;
+	add.removed = true;
+	snprintf(add.cause, sizeof(add.cause), "udev");
+	add.has_release = rule && rule->mode != POLICY_RELEASE;
+	add.release = REVOKE_RELEASE_NO;
+	if (rule && rule->mode == POLICY_RELEASE) {
+		add.has_release = true;
+		add.release = REVOKE_RELEASE_YES;
+	}
+	return add_rdev(d, peer, &add, !rule || rule->mode != POLICY_DENY, resp);
+}
+
+/* Reread the policy file; keep the one in force if the new one is bad. */
+static int reload_policy(struct daemon *d, char *err, size_t errlen)
+{
+	int ret = policy_load(d->policy_path, &d->policy, err, errlen);
+
+	if (ret)
+		fprintf(stderr, "revoke-bpfd: %s; the policy in force is "
+			"unchanged (%zu rules)\n", err, d->policy.nrules);
+	else
+		fprintf(stderr, "revoke-bpfd: policy %s: %zu rules\n",
+			d->policy_path, d->policy.nrules);
+	return ret;
+}
+
+static int do_reload(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	char err[512];
+
+	(void)peer;
+	(void)req;
+	if (reload_policy(d, err, sizeof(err))) {
+		resp_err(resp, EINVAL, "%s; the policy in force is unchanged",
+			 err);
+		return -1;
+	}
+	rbuf_printf(resp, "ok reloaded\n");
+	rbuf_printf(resp, "policy=%s rules=%zu\n", d->policy_path,
+		    d->policy.nrules);
 	return 0;
 }
 
@@ -594,6 +685,8 @@ static const verb_fn verb_handlers[] = {
 	[REVOKE_VERB_STATUS] = do_status,
 	[REVOKE_VERB_EVENTS] = do_events,
 	[REVOKE_VERB_UNLOAD] = do_unload,
+	[REVOKE_VERB_UEVENT] = do_uevent,
+	[REVOKE_VERB_RELOAD] = do_reload,
 };
 
 static bool may_act(const struct daemon *d, const struct ctl_peer *peer)
@@ -642,11 +735,14 @@ static void usage(FILE *f)
 		"  --group NAME        members of this group may add, del and unload\n"
 		"                      too (default: root only)\n"
 		"  --proc DIR          procfs to search for holders (default /proc)\n"
+		"  --policy FILE       which removed devices to revoke, and how\n"
+		"                      (default %s; reread on SIGHUP\n"
+		"                      and 'revoke-bpf reload')\n"
 		"  -v, --verbose       print libbpf's debug output\n"
 		"  -h, --help          show this help\n"
 		"  -V, --version       show the version\n",
 		REVOKE_PIN_DIR, REVOKE_SOCKET_PATH, REVOKE_PIN_DIR,
-		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT);
+		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT, POLICY_PATH_DEFAULT);
 }
 
 struct options {
@@ -654,6 +750,7 @@ struct options {
 	const char *socket_path;
 	const char *proc;
 	const char *group;
+	const char *policy;
 	uint32_t max_entries;
 	bool verbose;
 };
@@ -666,6 +763,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "group", required_argument, NULL, 'g' },
 		{ "proc", required_argument, NULL, 'P' },
+		{ "policy", required_argument, NULL, 'y' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -687,6 +785,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'g':
 			o->group = optarg;
+			break;
+		case 'y':
+			o->policy = optarg;
 			break;
 		case 'm':
 			if (revoke_parse_u64(optarg, &n) || n == 0 || n > UINT32_MAX) {
@@ -813,8 +914,13 @@ static int serve(struct daemon *d, int lfd, int sfd)
 			return -errno;
 		}
 		if (pfd[PFD_SIGNAL].revents & POLLIN &&
-		    read(sfd, &si, sizeof(si)) == sizeof(si) &&
-		    si.ssi_signo != SIGHUP) {
+		    read(sfd, &si, sizeof(si)) == sizeof(si)) {
+			char err[512];
+
+			if (si.ssi_signo == SIGHUP) {
+				reload_policy(d, err, sizeof(err));
+				continue;
+			}
 			fprintf(stderr, "revoke-bpfd: %s, exiting; the pinned "
 				"programs keep enforcing\n",
 				strsignal((int)si.ssi_signo));
@@ -879,6 +985,7 @@ int main(int argc, char **argv)
 		.pin_dir = REVOKE_PIN_DIR,
 		.socket_path = REVOKE_SOCKET_PATH,
 		.proc = "/proc",
+		.policy = POLICY_PATH_DEFAULT,
 		.max_entries = REVOKE_MAX_ENTRIES_DEFAULT,
 	};
 	struct daemon d = { .started = time(NULL) };
@@ -897,6 +1004,11 @@ int main(int argc, char **argv)
 	}
 	if (resolve_group(&d, o.group))
 		return 1;
+	d.policy_path = o.policy;
+	if (policy_load(d.policy_path, &d.policy, err, sizeof(err))) {
+		fprintf(stderr, "revoke-bpfd: %s\n", err);
+		return 1;
+	}
 	sfd = signal_fd();
 	if (sfd < 0) {
 		fprintf(stderr, "revoke-bpfd: signalfd: %s\n", strerror(errno));
@@ -926,5 +1038,6 @@ out_listen:
 	close(lfd);
 	unlink(o.socket_path);
 	close(sfd);
+	policy_free(&d.policy);
 	return ret;
 }

@@ -103,6 +103,22 @@ int revoked_rdev_add(struct revoke_bpf *rb, const struct revoke_rdev_key *key,
 	return insert(rb, key, &val);
 }
 
+/**
+ * revoked_rdev_get() - look up a revoked device
+ * @rb: the daemon's handles
+ * @key: the device
+ * @val: its entry
+ *
+ * Return: 0, -ENOENT if it is not revoked, or another negative errno.
+ */
+int revoked_rdev_get(struct revoke_bpf *rb, const struct revoke_rdev_key *key,
+		     struct revoke_rdev_val *val)
+{
+	if (bpf_map_lookup_elem(rb->rdev_fd, key, val))
+		return -errno;
+	return 0;
+}
+
 /* Forget every file opened after a removal: no entry needs them now. */
 static void clear_files(struct revoke_bpf *rb)
 {

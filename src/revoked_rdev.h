@@ -20,6 +20,8 @@ typedef int (*revoked_rdev_fn)(const struct revoke_rdev_key *key,
 int revoked_rdev_add(struct revoke_bpf *rb, const struct revoke_rdev_key *key,
 		     const char *cause, bool removed,
 		     enum revoke_change *change);
+int revoked_rdev_get(struct revoke_bpf *rb, const struct revoke_rdev_key *key,
+		     struct revoke_rdev_val *val);
 int revoked_rdev_del(struct revoke_bpf *rb, const struct revoke_rdev_key *key,
 		     enum revoke_change *change);
 int revoked_rdev_count(struct revoke_bpf *rb, uint64_t *count);
