@@ -39,11 +39,12 @@ state_unchanged() {
 
 @test "the programs and maps are pinned under /sys/fs/bpf/revoke-bpf" {
 	run ls /sys/fs/bpf/revoke-bpf
-	expect_lines revoke_events revoke_file_fcntl revoke_file_ioctl \
-		revoke_file_lock revoke_file_mprotect revoke_file_open \
-		revoke_file_permission revoke_file_receive revoke_filter \
-		revoke_inode_free revoke_mmap_file revoke_path_truncate \
-		revoke_reports revoke_state revoked
+	expect_lines rdev_files revoke_events revoke_file_fcntl revoke_file_free \
+		revoke_file_ioctl revoke_file_lock revoke_file_mprotect \
+		revoke_file_open revoke_file_permission revoke_file_receive \
+		revoke_filter revoke_inode_free revoke_mmap_file \
+		revoke_path_truncate revoke_rdev_state revoke_reports \
+		revoke_state revoked revoked_rdev
 }
 
 @test "add PATH says what it revoked" {

@@ -1,0 +1,159 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Device hot-unplug through the real udevd: Debian's systemd-udevd runs in
+# the guest with the rule "make install" ships, and a real device goes
+# away: a SCSI disk of scsi_debug deleted through sysfs, as a pulled USB
+# disk would be.  Holders hold it through /dev/sda and through a second
+# node made with mknod.  REVOKE_UDEVADM names Debian's udevadm
+# (tests/vm/udevadm fetches it); the tests fail without it.
+
+load lib
+
+LOOPCTL=$REPO/build/tests/loopctl
+POLICY=/tmp/udev-policy.conf
+GOOD_POLICY='revoke subsystem=block DEVNAME=/dev/sd* DEVTYPE=disk'
+
+setup_file() {
+	[ -x "${REVOKE_UDEVADM:-}" ] || {
+		echo "REVOKE_UDEVADM must name udevadm (see tests/vm/udevadm)" >&2
+		return 1
+	}
+	unload_all
+	echo "$GOOD_POLICY" > "$POLICY"
+	start_daemon --policy "$POLICY"
+	mkdir -p /tmp/udevbin
+	ln -sf "$REVOKE_UDEVADM" /tmp/udevbin/systemd-udevd
+	/tmp/udevbin/systemd-udevd --daemon
+}
+
+teardown_file() {
+	"$REVOKE_UDEVADM" control --exit || true
+	unload_all
+}
+
+setup() {
+	D=$(mktemp -d /tmp/udev.XXXXXX)
+	KILL=()
+	[ -b /dev/sda ] || rescan
+	echo "$GOOD_POLICY" > "$POLICY"
+	revoke-bpf reload >/dev/null
+	MARK=$(stat -c %s "$DAEMON_LOG")
+}
+
+teardown() {
+	local p
+	for p in "${KILL[@]}"; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	revoke-bpf del --rdev 8:0 --block >/dev/null 2>&1 || true
+}
+
+# rescan: let scsi_debug's disk come back, as 8:0 again.
+rescan() {
+	local h i
+	for h in /sys/class/scsi_host/host*/scan; do
+		echo "- - -" > "$h"
+	done
+	"$REVOKE_UDEVADM" settle -t 10
+	for i in $(seq 1 100); do
+		[ -b /dev/sda ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# remove_disk: delete the disk, as a hot-unplug does, and let udev run.
+remove_disk() {
+	echo 1 > /sys/block/sda/device/delete
+	"$REVOKE_UDEVADM" settle -t 10
+}
+
+# wait_log TEXT: the daemon logged a line starting with TEXT since setup.
+wait_log() {
+	local i
+	for i in $(seq 1 100); do
+		tail -c +"$((MARK + 1))" "$DAEMON_LOG" | grep -qF -- "$1" && return 0
+		sleep 0.05
+	done
+	echo "no log line '$1' in:" >&2
+	tail -c +"$((MARK + 1))" "$DAEMON_LOG" >&2
+	return 1
+}
+
+# dead_fd PID: the holder's descriptor now refers to the dead file.
+dead_fd() {
+	ls -l "/proc/$1/fd" | grep -qF '/memfd:revoke-bpf-dead (deleted)'
+}
+
+@test "a SCSI disk removed under udev is revoked by the shipped rule, and its holders through both nodes are released" {
+	mknod "$D/node" b 8 0
+	start_holder "$D/a" hold /dev/sda
+	KILL+=("$HOLDER_PID")
+	start_holder "$D/b" hold "$D/node"
+	KILL+=("$HOLDER_PID")
+	remove_disk
+	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 1, mode release"
+	wait_log "revoke-bpfd: pipeline rdev=8:0: holders=2 fds=2 mappings=0 waiters=0 woken=0 unmapped=0 released=2 failed=0"
+	dead_fd "${KILL[0]}"
+	dead_fd "${KILL[1]}"
+	not_stopped "${KILL[0]}"
+	not_stopped "${KILL[1]}"
+	# the list also has the dead file the descriptors now refer to
+	run revoke-bpf list
+	printf '%s\n' "${lines[@]}" |
+		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=udev$'
+
+}
+
+@test "after the disk comes back with the same number, both nodes work again" {
+	mknod "$D/node" b 8 0
+	remove_disk
+	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 1, mode release"
+	rescan
+	[ "$(stat -c %t:%T /dev/sda)" = "8:0" ]
+	run "$PROBE" --rdonly /dev/sda read
+	expect_lines "read: ok"
+	run "$PROBE" --rdonly "$D/node" read
+	expect_lines "read: ok"
+}
+
+@test "a removed device that no policy rule matches is not revoked" {
+	"$LOOPCTL" remove 4 >/dev/null
+	"$REVOKE_UDEVADM" settle -t 10
+	wait_log "revoke-bpfd: uevent remove block 7:4: no policy rule"
+	"$LOOPCTL" add 4 >/dev/null
+	run revoke-bpf list
+	expect_lines "nothing is revoked"
+}
+
+@test "an invalid policy is refused with its line, by reload and on SIGHUP, and the old one stays in force" {
+	printf '%s\nrevoke mode=sometimes\n' "$GOOD_POLICY" > "$POLICY"
+	run revoke-bpf reload
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: reload: $POLICY: line 2: mode must be given once, as deny, revoke or release; the policy in force is unchanged"
+	kill -HUP "$(cat /tmp/revoke-bpfd.pid)"
+	wait_log "revoke-bpfd: $POLICY: line 2: mode must be given once, as deny, revoke or release; the policy in force is unchanged (1 rules)"
+	remove_disk
+	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 1, mode release"
+	echo "$GOOD_POLICY" > "$POLICY"
+	run revoke-bpf reload
+	expect_lines "policy=$POLICY rules=1"
+}
+
+@test "udevadm test --action=remove shows the shipped rule running revoke-bpf uevent" {
+	run "$REVOKE_UDEVADM" test --action=remove /sys/block/sda
+	[[ $output == *"/etc/udev/rules.d/60-revoke-bpf.rules:4 RUN '/usr/local/bin/revoke-bpf uevent'"* ]]
+}
+
+@test "revoke-bpf uevent outside udev says what it needs and sends nothing" {
+	run env -i "$(command -v revoke-bpf)" uevent
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: uevent: ACTION, SUBSYSTEM, MAJOR and MINOR must be set, as udev's RUN+= sets them for a device node"
+	run env -i ACTION=remove SUBSYSTEM=block MAJOR=8 MINOR=x \
+		"$(command -v revoke-bpf)" uevent
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: uevent: ACTION 'remove' or MAJOR:MINOR '8:x' is malformed"
+	run revoke-bpf list
+	expect_lines "nothing is revoked"
+}
