@@ -35,6 +35,7 @@
 #include "revoked_map.h"
 #include "revoked_rdev.h"
 #include "tracee.h"
+#include "uevent_netlink.h"
 
 #ifndef REVOKE_VERSION
 #define REVOKE_VERSION "0.0.0"
@@ -52,6 +53,7 @@ struct daemon {
 	gid_t group;
 	const char *policy_path;
 	struct policy policy;
+	int uevent_fd;
 	bool quit;
 };
 
@@ -360,22 +362,26 @@ static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
 }
 
 /*
- * uevent: a device event from the udev rule.  A removed device is
+ * A device event, from the udev rule (revoke-bpf uevent) or, with
+ * @from_kernel, from the kernel's netlink uevents.  A removed device is
  * revoked if the policy says so, and its revocation, if it was revoked
  * before, is scoped to the instance that went away, policy or not.
  */
-static int do_uevent(struct daemon *d, const struct ctl_peer *peer,
-		     const struct revoke_req *req, struct rbuf *resp)
+static int handle_uevent(struct daemon *d, const struct ctl_peer *peer,
+			 const struct revoke_req *req, bool from_kernel,
+			 struct rbuf *resp)
 {
 	struct uevent_props props = { req->prop_keys, req->prop_vals,
 				      req->nprops };
 	struct revoke_rdev_key key = rdev_key_of(req);
-	struct revoke_req add = *req;
+	struct revoke_req add;
 	const struct policy_rule *rule;
 	struct revoke_rdev_val val;
 	bool revoked;
 
-	if (strcmp(req->action, "remove")) {
+	/* one source at a time, or a removal would be stamped twice */
+	if (from_kernel != (d->policy.source == POLICY_SOURCE_NETLINK) ||
+	    strcmp(req->action, "remove")) {
 		rbuf_printf(resp, "ok ignored\n");
 		return 0;
 	}
@@ -394,9 +400,10 @@ static int do_uevent(struct daemon *d, const struct ctl_peer *peer,
 		rbuf_printf(resp, "ok ignored\n");
 		return 0;
 	}
+	add = *req;
 	add.verb = REVOKE_VERB_ADD;
 	add.removed = true;
-	snprintf(add.cause, sizeof(add.cause), "udev");
+	snprintf(add.cause, sizeof(add.cause), from_kernel ? "netlink" : "udev");
 	add.has_release = rule && rule->mode != POLICY_RELEASE;
 	add.release = REVOKE_RELEASE_NO;
 	if (rule && rule->mode == POLICY_RELEASE) {
@@ -406,18 +413,60 @@ static int do_uevent(struct daemon *d, const struct ctl_peer *peer,
 	return add_rdev(d, peer, &add, !rule || rule->mode != POLICY_DENY, resp);
 }
 
+static int do_uevent(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	return handle_uevent(d, peer, req, false, resp);
+}
+
+/* Listen to the kernel's uevents if, and only if, the policy says so. */
+static int follow_source(struct daemon *d, char *err, size_t errlen)
+{
+	bool want = d->policy.source == POLICY_SOURCE_NETLINK;
+
+	if (want && d->uevent_fd < 0) {
+		d->uevent_fd = uevent_nl_open();
+		if (d->uevent_fd < 0) {
+			snprintf(err, errlen, "cannot listen to kernel uevents: %s",
+				 strerror(-d->uevent_fd));
+			return d->uevent_fd;
+		}
+	}
+	if (!want && d->uevent_fd >= 0) {
+		close(d->uevent_fd);
+		d->uevent_fd = -1;
+	}
+	return 0;
+}
+
 /* Reread the policy file; keep the one in force if the new one is bad. */
 static int reload_policy(struct daemon *d, char *err, size_t errlen)
 {
 	int ret = policy_load(d->policy_path, &d->policy, err, errlen);
 
+	if (!ret)
+		ret = follow_source(d, err, errlen);
 	if (ret)
 		fprintf(stderr, "revoke-bpfd: %s; the policy in force is "
 			"unchanged (%zu rules)\n", err, d->policy.nrules);
 	else
-		fprintf(stderr, "revoke-bpfd: policy %s: %zu rules\n",
-			d->policy_path, d->policy.nrules);
+		fprintf(stderr, "revoke-bpfd: policy %s: %zu rules, source %s\n",
+			d->policy_path, d->policy.nrules,
+			d->uevent_fd >= 0 ? "netlink" : "udev");
 	return ret;
+}
+
+/* Every pending kernel uevent, handled as the udev rule's would be. */
+static void read_uevents(struct daemon *d)
+{
+	static struct revoke_req req;
+	struct ctl_peer kernel = { .fd = -1, .uid = 0, .pid = 0 };
+	struct rbuf resp = {};
+
+	while (uevent_nl_read(d->uevent_fd, &req) == 1) {
+		handle_uevent(d, &kernel, &req, true, &resp);
+		rbuf_free(&resp);
+	}
 }
 
 static int do_reload(struct daemon *d, const struct ctl_peer *peer,
@@ -433,8 +482,8 @@ static int do_reload(struct daemon *d, const struct ctl_peer *peer,
 		return -1;
 	}
 	rbuf_printf(resp, "ok reloaded\n");
-	rbuf_printf(resp, "policy=%s rules=%zu\n", d->policy_path,
-		    d->policy.nrules);
+	rbuf_printf(resp, "policy=%s rules=%zu source=%s\n", d->policy_path,
+		    d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
 	return 0;
 }
 
@@ -893,7 +942,7 @@ static int check_lsm(struct daemon *d)
 	return 0;
 }
 
-enum { PFD_LISTEN, PFD_SIGNAL, PFD_EVENTS, PFD_SUBS };
+enum { PFD_LISTEN, PFD_SIGNAL, PFD_EVENTS, PFD_UEVENT, PFD_SUBS };
 
 static int serve(struct daemon *d, int lfd, int sfd)
 {
@@ -906,6 +955,9 @@ static int serve(struct daemon *d, int lfd, int sfd)
 		pfd[PFD_SIGNAL] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 		pfd[PFD_EVENTS] = (struct pollfd){
 			.fd = revoke_events_fd(&d->events), .events = POLLIN };
+		/* a negative fd (source udev) is ignored by poll() */
+		pfd[PFD_UEVENT] = (struct pollfd){ .fd = d->uevent_fd,
+						   .events = POLLIN };
 		nsubs = revoke_events_pollfds(&d->events, pfd + PFD_SUBS);
 		/* threads that stopped late are let go within 50 ms */
 		if (poll(pfd, PFD_SUBS + nsubs, tracee_reap() ? 50 : -1) < 0) {
@@ -928,6 +980,8 @@ static int serve(struct daemon *d, int lfd, int sfd)
 		}
 		if (pfd[PFD_EVENTS].revents & POLLIN)
 			revoke_events_consume(&d->events);
+		if (pfd[PFD_UEVENT].revents & POLLIN)
+			read_uevents(d);
 		revoke_events_reap(&d->events, pfd + PFD_SUBS, nsubs);
 		if (pfd[PFD_LISTEN].revents & POLLIN)
 			ctl_serve_one(lfd, handle_request, d);
@@ -1005,7 +1059,9 @@ int main(int argc, char **argv)
 	if (resolve_group(&d, o.group))
 		return 1;
 	d.policy_path = o.policy;
-	if (policy_load(d.policy_path, &d.policy, err, sizeof(err))) {
+	d.uevent_fd = -1;
+	if (policy_load(d.policy_path, &d.policy, err, sizeof(err)) ||
+	    follow_source(&d, err, sizeof(err))) {
 		fprintf(stderr, "revoke-bpfd: %s\n", err);
 		return 1;
 	}
@@ -1038,6 +1094,8 @@ out_listen:
 	close(lfd);
 	unlink(o.socket_path);
 	close(sfd);
+	if (d.uevent_fd >= 0)
+		close(d.uevent_fd);
 	policy_free(&d.policy);
 	return ret;
 }

@@ -95,6 +95,26 @@ static int parse_rule(char *words, unsigned int lineno, struct policy_rule *r,
 	return 0;
 }
 
+/* "source udev" or "source netlink" */
+static int parse_source(char *rest, unsigned int lineno,
+			enum policy_source *source, char *err, size_t errlen)
+{
+	char *save = NULL, *w = strtok_r(rest, " \t", &save);
+
+	if (w && !strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(w, "udev")) {
+			*source = POLICY_SOURCE_UDEV;
+			return 0;
+		}
+		if (!strcmp(w, "netlink")) {
+			*source = POLICY_SOURCE_NETLINK;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "line %u: source must be udev or netlink", lineno);
+	return -EINVAL;
+}
+
 /**
  * policy_parse() - parse a whole policy
  * @text: the file's contents, NUL-terminated
@@ -137,10 +157,16 @@ int policy_parse(const char *text, struct policy *out, char *err,
 		word = line + strspn(line, " \t");
 		if (!*word)
 			continue;
+		if (!strncmp(word, "source", 6) &&
+		    (word[6] == ' ' || word[6] == '\t' || !word[6])) {
+			ret = parse_source(word + 6, lineno, &p.source, err,
+					   errlen);
+			continue;
+		}
 		if (strncmp(word, "revoke", 6) ||
 		    (word[6] && word[6] != ' ' && word[6] != '\t')) {
 			snprintf(err, errlen, "line %u: unknown statement '%.*s' "
-				 "(expected revoke)", lineno,
+				 "(expected source or revoke)", lineno,
 				 (int)strcspn(word, " \t"), word);
 			ret = -EINVAL;
 			break;

@@ -3,9 +3,16 @@
  * policy.h - which removed devices revoke-bpfd revokes, and how: the
  * policy file (/etc/revoke-bpf/policy.conf by default).
  *
- * One rule per line; '#' starts a comment:
+ * One statement per line; '#' starts a comment:
  *
+ *	source udev|netlink
  *	revoke [subsystem=GLOB] [PROPERTY=GLOB]... [mode=deny|revoke|release]
+ *
+ * source says where removals come from: the udev rule (revoke-bpf uevent,
+ * the default; rules may then match any udev property) or the kernel's
+ * uevents read by the daemon itself from netlink (no udev needed; only
+ * the kernel's own properties: SUBSYSTEM, DEVNAME as /dev/NAME, DEVTYPE,
+ * DEVPATH, MAJOR, MINOR, and the driver's).
  *
  * A removed device matches a rule when every condition matches its udev
  * properties (fnmatch(3) globs; a rule with none matches every device).
@@ -50,9 +57,15 @@ struct policy_rule {
 	unsigned int line;
 };
 
+enum policy_source {
+	POLICY_SOURCE_UDEV,
+	POLICY_SOURCE_NETLINK,
+};
+
 struct policy {
 	struct policy_rule *rules;
 	size_t nrules;
+	enum policy_source source;
 };
 
 /* A device's udev properties: @n KEY and VALUE pairs. */

@@ -39,6 +39,11 @@ static void test_valid(void)
 	CHECK("a disk matches the glob of the second rule, mode deny",
 	      r && r->line == 4 && r->mode == POLICY_DENY);
 	policy_free(&p);
+	CHECK("the source is udev unless the policy says netlink",
+	      policy_parse("revoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.source == POLICY_SOURCE_UDEV &&
+	      policy_parse("source netlink\nrevoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.source == POLICY_SOURCE_NETLINK && p.nrules == 1);
 	CHECK("a rule's missing property does not match",
 	      policy_parse("revoke ID_SERIAL=x\n", &p, err, sizeof(err)) == 0 &&
 	      !policy_match(&p, &tty));
@@ -51,8 +56,8 @@ static void test_invalid(void)
 		const char *text;
 		const char *err;
 	} bad[] = {
-		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected revoke)" },
-		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected revoke)" },
+		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected source or revoke)" },
+		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source or revoke)" },
 		{ "revoke subsystem\n", "line 1: 'subsystem' is not KEY=VALUE" },
 		{ "revoke =tty\n", "line 1: '=tty' is not KEY=VALUE" },
 		{ "revoke mode=kill\n", "line 1: mode must be given once, as deny, revoke or release" },
@@ -60,6 +65,9 @@ static void test_invalid(void)
 		{ "revoke ID-VENDOR=1\n", "line 1: 'ID-VENDOR' is not a udev property name" },
 		{ "revoke a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1\n", "line 1: at most 8 conditions of at most 127 characters" },
 		{ "revoke subsystem=tty\r\n", "line 1: control character" },
+		{ "source\n", "line 1: source must be udev or netlink" },
+		{ "source kernel\n", "line 1: source must be udev or netlink" },
+		{ "source udev netlink\n", "line 1: source must be udev or netlink" },
 	};
 	struct policy p = {};
 	char err[256], name[200];

@@ -42,10 +42,7 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in "${KILL[@]}"; do
-		kill -9 "$p" 2>/dev/null || true
-	done
+	kill_holders
 	revoke-bpf del --rdev 8:0 --block >/dev/null 2>&1 || true
 }
 
@@ -138,7 +135,18 @@ dead_fd() {
 	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 1, mode release"
 	echo "$GOOD_POLICY" > "$POLICY"
 	run revoke-bpf reload
-	expect_lines "policy=$POLICY rules=1"
+	expect_lines "policy=$POLICY rules=1 source=udev"
+}
+
+@test "with source netlink the daemon revokes a removed disk from the kernel's own uevent, and ignores the rule's" {
+	printf 'source netlink\n%s\n' "$GOOD_POLICY" > "$POLICY"
+	run revoke-bpf reload
+	expect_lines "policy=$POLICY rules=1 source=netlink"
+	remove_disk
+	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 2, mode release"
+	run revoke-bpf list
+	printf '%s\n' "${lines[@]}" |
+		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=netlink$'
 }
 
 @test "udevadm test --action=remove shows the shipped rule running revoke-bpf uevent" {
