@@ -30,11 +30,7 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in "${KILL[@]}" ${HOLDER_PID:-}; do
-		kill -9 "$p" 2>/dev/null || true
-	done
-	HOLDER_PID=
+	kill_holders
 	revoke-bpf del --rdev 7:$N --block >/dev/null 2>&1 || true
 	"$LOOPCTL" remove $N >/dev/null
 }

@@ -115,6 +115,15 @@ wait_blocked() {
 	return 1
 }
 
+# kill_holders: kill -9 every pid in KILL and $HOLDER_PID (for teardown).
+kill_holders() {
+	local p
+	for p in "${KILL[@]}" ${HOLDER_PID:-}; do
+		kill -9 "$p" 2>/dev/null || true
+	done
+	HOLDER_PID=
+}
+
 # wait_line FILE TEXT: wait up to 5 s until FILE has a line TEXT.
 wait_line() {
 	local i

@@ -24,11 +24,7 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in "${KILL[@]}" ${HOLDER_PID:-}; do
-		kill -9 "$p" 2>/dev/null || true
-	done
-	HOLDER_PID=
+	kill_holders
 	umount "$D/mnt" 2>/dev/null || true
 }
 
