@@ -132,3 +132,17 @@ teardown() {
 	run revoke-bpf list
 	expect_lines "nothing is revoked"
 }
+
+@test "add --rdev hangs up a tty with the kernel's own TIOCVHANGUP, waking its blocked reader" {
+	local slave rdev
+	start_holder "$D/out" pty /dev/ptmx
+	slave=$(sed -n 's/^ready pid=[0-9]* slave=//p' "$D/out")
+	rdev=$(printf '%d:%d' "0x$(stat -c %t "$slave")" "0x$(stat -c %T "$slave")")
+	wait_blocked "$HOLDER_PID"
+	run revoke-bpf add --rdev "$rdev" --char
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "char device $rdev: revoked (1 hung up or revoked by the kernel)" ]
+	# a hung-up tty reads end-of-file, as after a modem hangup
+	wait_line "$D/out" "read: ok 0"
+	revoke-bpf del --rdev "$rdev" --char >/dev/null
+}
