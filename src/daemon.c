@@ -306,8 +306,14 @@ static void log_rdev_change(const struct ctl_peer *peer, const char *verb,
  * allowed), deny the device number in every hook, then run the pipeline
  * over every node of it that is held.
  */
+/* What add_rdev() does after the deny. */
+struct rdev_actions {
+	bool pipeline;
+	bool hangup;
+};
+
 static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
-		    const struct revoke_req *req, bool pipeline,
+		    const struct revoke_req *req, struct rdev_actions act,
 		    struct rbuf *resp)
 {
 	struct revoke_rdev_key key = rdev_key_of(req);
@@ -317,15 +323,23 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	unsigned int hungup = 0;
 	enum revoke_change change;
 	struct holder_set set;
+	int *pidfds = NULL;
+	size_t npidfds = 0;
 	char what[64];
 	int err;
 
-	if (pipeline && d->pipeline.ready &&
+	if (act.pipeline && d->pipeline.ready &&
 	    !holders_find_rdev(&d->pipeline.holders, &key, &set)) {
 		hungup = kernel_revoke_holders(&set);
+		if (act.hangup) {
+			pidfds = kernel_hangup_prepare(&set);
+			npidfds = set.nr;
+		}
 		holder_set_free(&set);
 	}
 	err = revoked_rdev_add(&d->rb, &key, cause, req->removed, &change);
+	if (err)
+		kernel_hangup_cancel(pidfds, npidfds);
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC, "the revoked device set is full (%u "
 			 "entries); del a device first", REVOKE_RDEV_ENTRIES);
@@ -342,10 +356,15 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
 		    rdev_types[key.type], hungup);
-	if (!pipeline)
-		return 0;
+	if (!act.pipeline)
+		return 0;	/* no pidfds were taken either */
 	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
 	resp_pipeline(resp, err, &res);
+	if (pidfds)
+		fprintf(stderr, "revoke-bpfd: rdev=%u:%u: SIGHUP sent to %u "
+			"holders\n", revoke_kdev_major(key.rdev),
+			revoke_kdev_minor(key.rdev),
+			kernel_hangup_send(pidfds, npidfds));
 	if (err)
 		return 0;
 	snprintf(what, sizeof(what), "rdev=%u:%u", revoke_kdev_major(key.rdev),
@@ -358,7 +377,8 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 static int do_add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		       const struct revoke_req *req, struct rbuf *resp)
 {
-	return add_rdev(d, peer, req, true, resp);
+	return add_rdev(d, peer, req, (struct rdev_actions){ .pipeline = true },
+			resp);
 }
 
 /*
@@ -410,7 +430,9 @@ static int handle_uevent(struct daemon *d, const struct ctl_peer *peer,
 		add.has_release = true;
 		add.release = REVOKE_RELEASE_YES;
 	}
-	return add_rdev(d, peer, &add, !rule || rule->mode != POLICY_DENY, resp);
+	return add_rdev(d, peer, &add, (struct rdev_actions){
+				.pipeline = !rule || rule->mode != POLICY_DENY,
+				.hangup = rule && rule->hangup }, resp);
 }
 
 static int do_uevent(struct daemon *d, const struct ctl_peer *peer,

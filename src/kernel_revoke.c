@@ -8,6 +8,8 @@
  */
 #include <errno.h>
 #include <linux/input.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -64,4 +66,59 @@ unsigned int kernel_revoke_holders(const struct holder_set *set)
 		close(pidfd);
 	}
 	return done;
+}
+
+/**
+ * kernel_hangup_prepare() - a pidfd for each process of @set, taken when
+ *	the holders are found, so that the SIGHUP sent after the pipeline
+ *	cannot reach a process that reused a pid meanwhile
+ * @set: holders of a device's nodes
+ *
+ * Return: @set->nr pidfds (-1 for a process already gone), or NULL.
+ */
+int *kernel_hangup_prepare(const struct holder_set *set)
+{
+	int *pidfds = calloc(set->nr ? set->nr : 1, sizeof(*pidfds));
+	size_t i;
+
+	if (!pidfds)
+		return NULL;
+	for (i = 0; i < set->nr; i++)
+		pidfds[i] = (int)syscall(SYS_pidfd_open, set->procs[i].tgid, 0);
+	return pidfds;
+}
+
+/* Close and free the pidfds without signalling anyone. */
+void kernel_hangup_cancel(int *pidfds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; pidfds && i < n; i++)
+		if (pidfds[i] >= 0)
+			close(pidfds[i]);
+	free(pidfds);
+}
+
+/**
+ * kernel_hangup_send() - send SIGHUP to each holder, as a tty hangup
+ *	does to its session, and close and free the pidfds
+ * @pidfds: from kernel_hangup_prepare()
+ * @n: their number
+ *
+ * Return: how many processes were signalled.
+ */
+unsigned int kernel_hangup_send(int *pidfds, size_t n)
+{
+	unsigned int sent = 0;
+	size_t i;
+
+	for (i = 0; pidfds && i < n; i++) {
+		if (pidfds[i] < 0)
+			continue;
+		if (syscall(SYS_pidfd_send_signal, pidfds[i], SIGHUP, NULL, 0) == 0)
+			sent++;
+		close(pidfds[i]);
+	}
+	free(pidfds);
+	return sent;
 }

@@ -73,6 +73,15 @@ static int parse_rule(char *words, unsigned int lineno, struct policy_rule *r,
 			have_mode = true;
 			continue;
 		}
+		if (!strcmp(w, "signal")) {
+			if (r->hangup || strcmp(eq + 1, "hup")) {
+				snprintf(err, errlen, "line %u: signal must be given "
+					 "once, as hup", lineno);
+				return -EINVAL;
+			}
+			r->hangup = true;
+			continue;
+		}
 		if (!valid_key(w)) {
 			snprintf(err, errlen, "line %u: '%s' is not a udev "
 				 "property name", lineno, w);
@@ -91,6 +100,11 @@ static int parse_rule(char *words, unsigned int lineno, struct policy_rule *r,
 		snprintf(r->conds[r->nconds].glob, sizeof(r->conds[0].glob), "%s",
 			 eq + 1);
 		r->nconds++;
+	}
+	if (r->hangup && r->mode == POLICY_DENY) {
+		snprintf(err, errlen, "line %u: signal=hup needs mode revoke or "
+			 "release (deny only does not look for holders)", lineno);
+		return -EINVAL;
 	}
 	return 0;
 }

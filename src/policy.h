@@ -7,6 +7,7 @@
  *
  *	source udev|netlink
  *	revoke [subsystem=GLOB] [PROPERTY=GLOB]... [mode=deny|revoke|release]
+ *		[signal=hup]
  *
  * source says where removals come from: the udev rule (revoke-bpf uevent,
  * the default; rules may then match any udev property) or the kernel's
@@ -21,6 +22,9 @@
  *	deny	only the BPF deny of the device number
  *	revoke	deny, wake the waiters, replace the mappings
  *	release	that, and replace the descriptors by a dead file (default)
+ *
+ * signal=hup then sends SIGHUP to every process that held the device, as
+ * a tty hangup does to its session (not with mode=deny).
  */
 #ifndef REVOKE_POLICY_H
 #define REVOKE_POLICY_H
@@ -48,12 +52,14 @@ struct policy_cond {
  * @conds: conditions, all of which must match
  * @nconds: their number
  * @mode: what to do with a device that matches
+ * @hangup: send SIGHUP to the holders afterwards
  * @line: where it is in the file
  */
 struct policy_rule {
 	struct policy_cond conds[POLICY_MAX_CONDS];
 	size_t nconds;
 	enum policy_mode mode;
+	bool hangup;
 	unsigned int line;
 };
 

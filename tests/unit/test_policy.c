@@ -44,6 +44,10 @@ static void test_valid(void)
 	      p.source == POLICY_SOURCE_UDEV &&
 	      policy_parse("source netlink\nrevoke\n", &p, err, sizeof(err)) == 0 &&
 	      p.source == POLICY_SOURCE_NETLINK && p.nrules == 1);
+	CHECK("signal=hup marks the rule",
+	      policy_parse("revoke subsystem=tty signal=hup mode=revoke\n", &p,
+			   err, sizeof(err)) == 0 && p.rules[0].hangup &&
+	      p.rules[0].mode == POLICY_REVOKE);
 	CHECK("a rule's missing property does not match",
 	      policy_parse("revoke ID_SERIAL=x\n", &p, err, sizeof(err)) == 0 &&
 	      !policy_match(&p, &tty));
@@ -66,6 +70,8 @@ static void test_invalid(void)
 		{ "revoke a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1\n", "line 1: at most 8 conditions of at most 127 characters" },
 		{ "revoke subsystem=tty\r\n", "line 1: control character" },
 		{ "source\n", "line 1: source must be udev or netlink" },
+		{ "revoke signal=term\n", "line 1: signal must be given once, as hup" },
+		{ "revoke mode=deny signal=hup\n", "line 1: signal=hup needs mode revoke or release (deny only does not look for holders)" },
 		{ "source kernel\n", "line 1: source must be udev or netlink" },
 		{ "source udev netlink\n", "line 1: source must be udev or netlink" },
 	};

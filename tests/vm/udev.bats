@@ -165,3 +165,16 @@ dead_fd() {
 	run revoke-bpf list
 	expect_lines "nothing is revoked"
 }
+
+@test "signal=hup sends SIGHUP to the holders of a removed disk, as a tty hangup would" {
+	local pid rc=0
+	printf '%s signal=hup\n' "$GOOD_POLICY" > "$POLICY"
+	revoke-bpf reload >/dev/null
+	start_holder "$D/a" hold /dev/sda
+	pid=$HOLDER_PID
+	HOLDER_PID=
+	remove_disk
+	wait_log "revoke-bpfd: rdev=8:0: SIGHUP sent to 1 holders"
+	wait "$pid" || rc=$?
+	[ "$rc" -eq $((128 + 1)) ]
+}
