@@ -103,6 +103,15 @@ dead_fd() {
 
 }
 
+@test "a process holding the disk through a mknod'd node reads EIO once udev has handled the removal" {
+	mknod "$D/node" b 8 0
+	run "$PROBE" --rdonly --before "echo 1 > /sys/block/sda/device/delete &&
+		$REVOKE_UDEVADM settle -t 10 &&
+		until tail -c +$((MARK + 1)) $DAEMON_LOG | grep -q 'pipeline rdev=8:0'; do
+			sleep 0.05; done" "$D/node" read
+	expect_lines "read: EIO"
+}
+
 @test "after the disk comes back with the same number, both nodes work again" {
 	mknod "$D/node" b 8 0
 	remove_disk
