@@ -701,13 +701,15 @@ static int do_unload(int argc, char **argv)
  * revoke-bpfd and return at once, without waiting for the revocation
  * (udev kills RUN programs that take long; the daemon does the work).
  */
+#define UEVENT_KEY_MAX 64	/* longer names are not udev properties */
+
 static int do_uevent(int argc, char **argv)
 {
 	extern char **environ;
 	struct revoke_req req = { .verb = REVOKE_VERB_UEVENT };
 	const char *action = getenv("ACTION"), *sub = getenv("SUBSYSTEM");
 	const char *maj = getenv("MAJOR"), *min = getenv("MINOR");
-	char spec[64], key[64], err[512];
+	char spec[64], err[512];
 	char **e;
 	int fd;
 
@@ -722,29 +724,21 @@ static int do_uevent(int argc, char **argv)
 		     "RUN+= sets them for a device node");
 		return 1;
 	}
-	snprintf(spec, sizeof(spec), "%s:%s", maj, min);
-	if (strlen(action) >= sizeof(req.action) ||
-	    revoke_parse_devspec(spec, &req.rdev_major, &req.rdev_minor)) {
+	if (revoke_req_uevent(&req, action, sub, maj, min)) {
+		snprintf(spec, sizeof(spec), "%s:%s", maj, min);
 		fail("ACTION '%.32s' or MAJOR:MINOR '%.40s' is malformed", action,
 		     spec);
 		return 1;
 	}
-	strcpy(req.action, action);
-	req.has_rdev = true;
-	req.rdev_type = strcmp(sub, "block") ? REVOKE_RDEV_CHAR :
-					       REVOKE_RDEV_BLOCK;
-	for (e = environ; *e && req.nprops < REVOKE_MAX_PROPS; e++) {
+	for (e = environ; *e; e++) {
 		const char *eq = strchr(*e, '=');
 		size_t n = eq ? (size_t)(eq - *e) : 0;
 
-		if (!n || n >= sizeof(key) ||
+		if (!n || n >= UEVENT_KEY_MAX ||
 		    strspn(*e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
 			continue;
-		memcpy(req.propbuf + req.propused, *e, n);
-		req.propbuf[req.propused + n] = '\0';
-		req.prop_keys[req.nprops] = req.propbuf + req.propused;
-		req.prop_vals[req.nprops++] = eq + 1;
-		req.propused += n + 1;
+		if (revoke_req_add_prop(&req, *e, n, eq + 1))
+			break;	/* full: the first properties are kept */
 	}
 	/* a request too long for the socket keeps the first properties */
 	while ((fd = ctl_open(socket_path, &req, err, sizeof(err))) == -ENOSPC &&

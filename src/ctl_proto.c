@@ -80,6 +80,19 @@ static int format_props(const struct revoke_req *req, char *buf, size_t len)
 	return 0;
 }
 
+/**
+ * revoke_rdev_type_name() - "char" or "block"
+ * @type: enum revoke_rdev_type
+ *
+ * Return: the name, or "unknown" for any other value.
+ */
+const char *revoke_rdev_type_name(uint32_t type)
+{
+	if (type != REVOKE_RDEV_CHAR && type != REVOKE_RDEV_BLOCK)
+		return "unknown";
+	return rdev_type_names[type];
+}
+
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
@@ -102,7 +115,7 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	if (req->has_rdev)
 		snprintf(rdev, sizeof(rdev), " rdev=%u:%u type=%s%s%s%s",
 			 req->rdev_major, req->rdev_minor,
-			 rdev_type_names[req->rdev_type],
+			 revoke_rdev_type_name(req->rdev_type),
 			 req->removed ? " removed=yes" : "",
 			 req->cause[0] ? " cause=" : "", req->cause);
 	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
@@ -272,31 +285,83 @@ static int pct_decode(const char *in, char *out)
 	return 0;
 }
 
+/**
+ * revoke_req_add_prop() - add a udev property to a uevent request
+ * @req: the request
+ * @key: the property's name, @klen bytes, not necessarily NUL-terminated
+ * @klen: its length
+ * @val: its value
+ *
+ * Both are copied into @req.
+ *
+ * Return: 0, or -ENOSPC if @req has no room left.
+ */
+int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
+			const char *val)
+{
+	size_t vlen = strlen(val);
+	char *k = req->propbuf + req->propused;
+
+	if (req->nprops == REVOKE_MAX_PROPS ||
+	    req->propused + klen + vlen + 2 > sizeof(req->propbuf))
+		return -ENOSPC;
+	memcpy(k, key, klen);
+	k[klen] = '\0';
+	memcpy(k + klen + 1, val, vlen + 1);
+	req->prop_keys[req->nprops] = k;
+	req->prop_vals[req->nprops++] = k + klen + 1;
+	req->propused += klen + vlen + 2;
+	return 0;
+}
+
+/**
+ * revoke_req_uevent() - name the device of a uevent request, from the
+ *	event's ACTION, SUBSYSTEM, MAJOR and MINOR
+ * @req: the request; its verb becomes uevent, its properties are kept
+ * @action: ACTION
+ * @subsystem: SUBSYSTEM ("block" for a block device, else a character one)
+ * @major: MAJOR
+ * @minor: MINOR
+ *
+ * Return: 0, or -EINVAL if ACTION or MAJOR:MINOR is malformed.
+ */
+int revoke_req_uevent(struct revoke_req *req, const char *action,
+		      const char *subsystem, const char *major,
+		      const char *minor)
+{
+	char spec[64];
+
+	snprintf(spec, sizeof(spec), "%s:%s", major, minor);
+	if (strlen(action) >= sizeof(req->action) ||
+	    revoke_parse_devspec(spec, &req->rdev_major, &req->rdev_minor))
+		return -EINVAL;
+	req->verb = REVOKE_VERB_UEVENT;
+	strcpy(req->action, action);
+	req->has_rdev = true;
+	req->rdev_type = strcmp(subsystem, "block") ? REVOKE_RDEV_CHAR :
+						      REVOKE_RDEV_BLOCK;
+	return 0;
+}
+
 /* One "p.KEY=VALUE" field of a uevent: a udev property. */
 static int parse_prop(const char *key, const char *val, struct revoke_req *req,
 		      const char **why)
 {
-	size_t klen = strlen(key), vlen = strlen(val);
-	char *k = req->propbuf + req->propused;
+	size_t klen = strlen(key);
+	char decoded[REVOKE_REQ_MAX];
 
 	if (!klen || klen != strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")) {
 		*why = "a property name is not [A-Za-z0-9_]";
 		return -EINVAL;
 	}
-	if (req->nprops == REVOKE_MAX_PROPS ||
-	    req->propused + klen + vlen + 2 > sizeof(req->propbuf)) {
-		*why = "too many properties";
-		return -EINVAL;
-	}
-	memcpy(k, key, klen + 1);
-	if (pct_decode(val, k + klen + 1)) {
+	if (pct_decode(val, decoded)) {
 		*why = "a property value is not percent-encoded text";
 		return -EINVAL;
 	}
-	req->prop_keys[req->nprops] = k;
-	req->prop_vals[req->nprops] = k + klen + 1;
-	req->nprops++;
-	req->propused += klen + 1 + strlen(k + klen + 1) + 1;
+	if (revoke_req_add_prop(req, key, klen, decoded)) {
+		*why = "too many properties";
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -124,8 +124,14 @@ struct revoke_req {
 int revoke_parse_release(const char *s, enum revoke_release *out);
 int revoke_parse_timeout_ms(const char *s, unsigned int *out);
 int revoke_parse_rdev_type(const char *s, uint32_t *out);
+const char *revoke_rdev_type_name(uint32_t type);
 int revoke_parse_cause(const char *s, char *out, size_t len);
 int revoke_pct_encode(const char *in, char *out, size_t len);
+int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
+			const char *val);
+int revoke_req_uevent(struct revoke_req *req, const char *action,
+		      const char *subsystem, const char *major,
+		      const char *minor);
 const char *revoke_verb_name(enum revoke_verb verb);
 bool revoke_verb_privileged(enum revoke_verb verb);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);

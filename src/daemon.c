@@ -271,11 +271,6 @@ static void run_pipeline(struct daemon *d, const struct revoke_key *key,
 	pipeline_result_free(&res);
 }
 
-static const char *const rdev_types[] = {
-	[REVOKE_RDEV_CHAR] = "char",
-	[REVOKE_RDEV_BLOCK] = "block",
-};
-
 static struct revoke_rdev_key rdev_key_of(const struct revoke_req *req)
 {
 	struct revoke_rdev_key key = { .type = req->rdev_type };
@@ -287,7 +282,7 @@ static struct revoke_rdev_key rdev_key_of(const struct revoke_req *req)
 static void resp_rdev(struct rbuf *resp, const struct revoke_rdev_key *key)
 {
 	rbuf_printf(resp, "rdev=%u:%u type=%s\n", revoke_kdev_major(key->rdev),
-		    revoke_kdev_minor(key->rdev), rdev_types[key->type]);
+		    revoke_kdev_minor(key->rdev), revoke_rdev_type_name(key->type));
 }
 
 static void log_rdev_change(const struct ctl_peer *peer, const char *verb,
@@ -296,7 +291,7 @@ static void log_rdev_change(const struct ctl_peer *peer, const char *verb,
 {
 	fprintf(stderr, "revoke-bpfd: %s rdev=%u:%u type=%s cause=%s by uid=%u "
 		"pid=%d: %s\n", verb, revoke_kdev_major(key->rdev),
-		revoke_kdev_minor(key->rdev), rdev_types[key->type], cause,
+		revoke_kdev_minor(key->rdev), revoke_rdev_type_name(key->type), cause,
 		(unsigned int)peer->uid, (int)peer->pid, change_words[change]);
 }
 
@@ -355,7 +350,7 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
 	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
-		    rdev_types[key.type], hungup);
+		    revoke_rdev_type_name(key.type), hungup);
 	if (!act.pipeline)
 		return 0;	/* no pidfds were taken either */
 	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
@@ -409,12 +404,12 @@ static int handle_uevent(struct daemon *d, const struct ctl_peer *peer,
 	rule = policy_match(&d->policy, &props);
 	if (rule)
 		fprintf(stderr, "revoke-bpfd: uevent remove %s %u:%u: policy "
-			"line %u, mode %s\n", rdev_types[key.type],
+			"line %u, mode %s\n", revoke_rdev_type_name(key.type),
 			req->rdev_major, req->rdev_minor, rule->line,
 			policy_mode_name(rule->mode));
 	else
 		fprintf(stderr, "revoke-bpfd: uevent remove %s %u:%u: %s\n",
-			rdev_types[key.type], req->rdev_major, req->rdev_minor,
+			revoke_rdev_type_name(key.type), req->rdev_major, req->rdev_minor,
 			revoked ? "revoked before, now removed" : "no policy rule");
 	if (!rule && !revoked) {
 		rbuf_printf(resp, "ok ignored\n");
@@ -424,12 +419,10 @@ static int handle_uevent(struct daemon *d, const struct ctl_peer *peer,
 	add.verb = REVOKE_VERB_ADD;
 	add.removed = true;
 	snprintf(add.cause, sizeof(add.cause), from_kernel ? "netlink" : "udev");
-	add.has_release = rule && rule->mode != POLICY_RELEASE;
-	add.release = REVOKE_RELEASE_NO;
-	if (rule && rule->mode == POLICY_RELEASE) {
-		add.has_release = true;
-		add.release = REVOKE_RELEASE_YES;
-	}
+	/* no rule (revoked by hand): the default, release for devices */
+	add.has_release = rule != NULL;
+	add.release = rule && rule->mode == POLICY_RELEASE ? REVOKE_RELEASE_YES :
+							     REVOKE_RELEASE_NO;
 	return add_rdev(d, peer, &add, (struct rdev_actions){
 				.pipeline = !rule || rule->mode != POLICY_DENY,
 				.hangup = rule && rule->hangup }, resp);
@@ -635,8 +628,8 @@ static int list_rdev(const struct revoke_rdev_key *key,
 	rbuf_printf(lc->body, "rdev=%u:%u type=%s kind=device revoked_at=%llu "
 		    "removed_at=%llu denials=%llu cause=%s\n",
 		    revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
-		    key->type < 3 && rdev_types[key->type] ? rdev_types[key->type] :
-		    "unknown", (unsigned long long)val->revoked_at,
+		    revoke_rdev_type_name(key->type),
+		    (unsigned long long)val->revoked_at,
 		    (unsigned long long)(val->removed_ns / 1000000000ull),
 		    (unsigned long long)val->denials, cause[0] ? cause : "-");
 	return 0;

@@ -46,26 +46,6 @@ int uevent_nl_open(void)
 	return fd;
 }
 
-/* Add a property, as parse_prop() in ctl_proto.c stores one. */
-static int add_prop(struct revoke_req *req, const char *key, size_t klen,
-		    const char *prefix, const char *val)
-{
-	size_t plen = strlen(prefix), vlen = strlen(val);
-	char *k = req->propbuf + req->propused;
-
-	if (req->nprops == REVOKE_MAX_PROPS ||
-	    req->propused + klen + plen + vlen + 2 > sizeof(req->propbuf))
-		return -ENOSPC;
-	memcpy(k, key, klen);
-	k[klen] = '\0';
-	memcpy(k + klen + 1, prefix, plen);
-	memcpy(k + klen + 1 + plen, val, vlen + 1);
-	req->prop_keys[req->nprops] = k;
-	req->prop_vals[req->nprops++] = k + klen + 1;
-	req->propused += klen + plen + vlen + 2;
-	return 0;
-}
-
 /**
  * uevent_nl_parse() - turn one kernel uevent into a uevent request
  * @buf: the message: "ACTION@DEVPATH", then NUL-separated KEY=VALUE
@@ -80,7 +60,7 @@ int uevent_nl_parse(const char *buf, size_t len, struct revoke_req *req)
 {
 	const char *p = buf, *end = buf + len, *eq, *major = NULL, *minor = NULL;
 	const char *sub = NULL, *action = NULL;
-	char spec[64];
+	char devname[256];
 	size_t n;
 
 	memset(req, 0, sizeof(*req));
@@ -100,20 +80,19 @@ int uevent_nl_parse(const char *buf, size_t len, struct revoke_req *req)
 			minor = eq + 1;
 		else if (n == 9 && !strncmp(p, "SUBSYSTEM", 9))
 			sub = eq + 1;
-		if (add_prop(req, p, n, n == 7 && !strncmp(p, "DEVNAME", 7) ?
-			     "/dev/" : "", eq + 1))
+		if (n == 7 && !strncmp(p, "DEVNAME", 7)) {
+			if ((size_t)snprintf(devname, sizeof(devname), "/dev/%s",
+					     eq + 1) >= sizeof(devname) ||
+			    revoke_req_add_prop(req, p, n, devname))
+				return -EINVAL;
+		} else if (revoke_req_add_prop(req, p, n, eq + 1)) {
 			return -EINVAL;
+		}
 	}
 	if (!action || !major || !minor || !sub)
 		return 0;
-	snprintf(spec, sizeof(spec), "%s:%s", major, minor);
-	if (strlen(action) >= sizeof(req->action) ||
-	    revoke_parse_devspec(spec, &req->rdev_major, &req->rdev_minor))
+	if (revoke_req_uevent(req, action, sub, major, minor))
 		return -EINVAL;
-	strcpy(req->action, action);
-	req->has_rdev = true;
-	req->rdev_type = strcmp(sub, "block") ? REVOKE_RDEV_CHAR :
-						REVOKE_RDEV_BLOCK;
 	return 1;
 }
 
