@@ -263,7 +263,10 @@ static int hexval(char c)
 	return -1;
 }
 
-/* Decode @in into @out (as long, at most); no NUL or newline may result. */
+/*
+ * Decode @in into @out (as long, at most): bytes revoke_pct_encode() keeps,
+ * and %XX for the others; no NUL or newline may result.
+ */
 static int pct_decode(const char *in, char *out)
 {
 	size_t n = 0;
@@ -271,6 +274,9 @@ static int pct_decode(const char *in, char *out)
 
 	for (; *in; in++) {
 		if (*in != '%') {
+			/* only what revoke_pct_encode() leaves as it is */
+			if (!strchr(pct_keep, *in))
+				return -EINVAL;
 			out[n++] = *in;
 			continue;
 		}

@@ -111,6 +111,8 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add rdev=7:0 type=char cause=\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
 		{ "revoke-bpf/1 add rdev=7:0 type=char cause=a/b\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
 		{ "revoke-bpf/1 add rdev=7:0 type=char cause=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a\x0fb\n", "a property value is not percent-encoded text" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a%0Ab\n", "a property value is not percent-encoded text" },
 		{ "revoke-bpf/1 del rdev=7:0 type=char removed=yes\n", "removed and cause are fields of add only" },
 		{ "revoke-bpf/1 list rdev=7:0 type=char\n", "this verb takes no fields" },
 		{ "revoke-bpf/1 add ino=0\n", "ino is not an inode number (1 to 18446744073709551615)" },
