@@ -19,6 +19,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -112,6 +113,32 @@ static int seize(pid_t tid)
 	return -errno;
 }
 
+/*
+ * Has thread @tid of @tgid exited, but not been reaped yet?  A thread
+ * group leader that called exit while other threads run stays a zombie
+ * until the last one exits, and ptrace refuses it (EPERM).
+ */
+static bool thread_is_zombie(pid_t tgid, pid_t tid)
+{
+	char path[64], buf[512], *state;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
+		 (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;	/* reaped meanwhile */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	/* "TID (COMM) STATE ...": COMM may hold spaces and parentheses */
+	state = strrchr(buf, ')');
+	return state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X');
+}
+
 static bool known_tid(const struct tracee *t, pid_t tid)
 {
 	size_t i;
@@ -158,6 +185,10 @@ static int seize_new_threads(struct tracee *t, char *why, size_t whylen)
 		err = seize(tid);
 		if (err == -ESRCH)
 			continue;	/* exited meanwhile */
+		if (err == -EPERM && thread_is_zombie(t->tgid, tid)) {
+			err = 0;	/* it runs nothing any more */
+			continue;
+		}
 		if (err) {
 			int tracer = tracer_of(t->tgid);
 
