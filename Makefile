@@ -221,6 +221,13 @@ fuzz: $(BUILD)/tests/fuzz_ctl_proto
 		> $(BUILD)/fuzz-corpus/uevent
 	$(Q)$< -max_total_time=$(FUZZ_SECONDS) -max_len=5000 $(BUILD)/fuzz-corpus
 
+# tests/vm/faults.bats at full size (make check runs it small): 1,000
+# linearizability trials, kill -9 of the daemon 20 times among 1,000 holders.
+faults: deps all
+	$(Q)tests/vm/run --timeout 7200 --file $(CURDIR)/build/bench/swarm -- \
+		env LINEARIZE_TRIALS=1000 FAULT_HOLDERS=1000 FAULT_KILLS=20 \
+		bats --tap $(CURDIR)/tests/vm/faults.bats
+
 deps:
 	$(Q)tests/deps.sh
 
@@ -243,7 +250,7 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD)
 
-.PHONY: all install deps check demo bench sanitize spin fuzz vmlinux clean
+.PHONY: all install deps check demo bench faults sanitize spin fuzz vmlinux clean
 .DELETE_ON_ERROR:
 .SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o $(BUILD)/bench/empty_hook.bpf.o
 

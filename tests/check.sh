@@ -75,7 +75,7 @@ bench() {
 tally "bench: bench/run --quick" bench
 # Debian's udevadm, for tests/vm/udev.bats (a failure to fetch it fails them)
 UDEVADM=$(tests/vm/udevadm) || UDEVADM=/nonexistent
-tally "vm: tests/vm" tests/vm/run --module loop --module ext4 --module overlay \
+tally "vm: tests/vm" tests/vm/run --timeout 1800 --module loop --module ext4 --module overlay \
 	--module crc32c_generic --module scsi_debug --module sd_mod \
 	--file /usr/sbin/mke2fs --file /usr/bin/strace \
 	--file "$REPO/build/bench/swarm" $([ -e "$UDEVADM" ] && echo --file "$UDEVADM") -- \

@@ -14,10 +14,16 @@
  *
  * MODE pty opens a new pseudo-terminal (PATH is /dev/ptmx), says
  * "ready pid=PID slave=/dev/pts/N", and blocks reading the slave.
- * usage: holder [--threads N] [--maps N] [--seccomp] MODE PATH
+ * usage: holder [--threads N] [--maps N] [--seccomp] [--zombie-leader]
+ *	[--exec-every MS] MODE PATH
  *	MODE: read poll epoll select mmap hold
  * --seccomp forbids memfd_create and dup3 (SECCOMP_RET_KILL_PROCESS), the
  * calls revoke-bpfd injects: they only work under PTRACE_O_SUSPEND_SECCOMP.
+ * --zombie-leader (with --threads 2 or more): the main thread exits once
+ * ready, and the other threads go on.
+ * --exec-every MS (MODE mmap): every MS milliseconds the holder executes
+ * itself again with the same arguments, so it opens and maps PATH anew
+ * (and says "ready" again): a process that execs while it is handled.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,12 +43,16 @@
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static int fd;
 static const char *mode;
 static int nmaps = 1;
 static volatile char **maps;
+static char **self_argv;
+static int exec_every_ms;
+
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -93,6 +103,22 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 	_exit(0);
 }
 
+/* With --exec-every, execute this program again once its time is up. */
+static void maybe_exec(struct timespec *since)
+{
+	struct timespec now;
+
+	if (!exec_every_ms)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - since->tv_sec) * 1000 +
+	    (now.tv_nsec - since->tv_nsec) / 1000000 < exec_every_ms)
+		return;
+	execv("/proc/self/exe", self_argv);
+	say("exec: %s", ename(errno));
+	_exit(1);
+}
+
 static void *worker(void *arg)
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = 4242 };
@@ -122,10 +148,14 @@ static void *worker(void *arg)
 		say("select: %d readable=%d", r < 0 ? -errno : r, FD_ISSET(fd, &rs));
 		read_once();
 	} else if (!strcmp(mode, "mmap")) {
+		struct timespec since;
+
+		clock_gettime(CLOCK_MONOTONIC, &since);
 		for (;;) {
 			for (i = 0; i < nmaps; i++)
 				(void)*maps[i];
 			usleep(2000);
+			maybe_exec(&since);
 		}
 	} else {
 		for (;;)
@@ -173,7 +203,7 @@ static int forbid_injection(void)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
-	int nthreads = 1, seccomp = 0, i;
+	int nthreads = 1, seccomp = 0, zombie_leader = 0, i;
 	pthread_t *th;
 	struct stat st;
 
@@ -184,14 +214,21 @@ int main(int argc, char **argv)
 			nmaps = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--seccomp"))
 			seccomp = 1;
+		else if (!strcmp(argv[i], "--zombie-leader"))
+			zombie_leader = 1;
+		else if (!strcmp(argv[i], "--exec-every") && i + 1 < argc)
+			exec_every_ms = atoi(argv[++i]);
 		else
 			break;
 	}
-	if (argc - i != 2 || nthreads < 1 || nmaps < 1) {
+	if (argc - i != 2 || nthreads < 1 || nmaps < 1 || exec_every_ms < 0 ||
+	    (zombie_leader && nthreads < 2)) {
 		fprintf(stderr, "usage: holder [--threads N] [--maps N] [--seccomp] "
+			"[--zombie-leader] [--exec-every MS] "
 			"read|poll|epoll|select|mmap|hold PATH\n");
 		return 2;
 	}
+	self_argv = argv;
 	mode = argv[i];
 	if (!strcmp(mode, "pty"))
 		return pty_reader(argv[i + 1]);
@@ -222,6 +259,13 @@ int main(int argc, char **argv)
 	for (i = 1; i < nthreads; i++)
 		pthread_create(&th[i], NULL, worker, NULL);
 	say("ready pid=%d", (int)getpid());
+	/*
+	 * The main thread exits, the process lives on with a zombie leader.
+	 * The raw exit ends this thread only, and does not need libgcc_s for
+	 * unwinding as pthread_exit() does (the guest has no libgcc_s).
+	 */
+	if (zombie_leader)
+		syscall(SYS_exit, 0);
 	worker(NULL);
 	for (i = 1; i < nthreads; i++)
 		pthread_join(th[i], NULL);
