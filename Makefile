@@ -203,23 +203,20 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/revoke-bpf/policy.conf ] || \
 		install -D -m 0644 dist/policy.conf $(DESTDIR)$(SYSCONFDIR)/revoke-bpf/policy.conf
 
-# libFuzzer on the request parser, under ASan and UBSan, for FUZZ_SECONDS.
+# libFuzzer under ASan and UBSan, one target per parser (tests/fuzz/*.c),
+# each for FUZZ_SECONDS from its seeds in tests/fuzz/corpus/TARGET.
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	      -D_GNU_SOURCE -Iinclude -Isrc
-$(BUILD)/tests/fuzz_ctl_proto: tests/fuzz/fuzz_ctl_proto.c src/ctl_proto.c src/key.c | $(BUILD)/tests
+FUZZ_SRCS := src/ctl_proto.c src/key.c src/policy.c src/uevent_netlink.c
+FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) | $(BUILD)/tests
 	$(call msg,FUZZ-CC,$@)
 	$(Q)$(CLANG) $(FUZZ_FLAGS) $^ -o $@
 
-fuzz: $(BUILD)/tests/fuzz_ctl_proto
-	$(Q)mkdir -p $(BUILD)/fuzz-corpus
-	$(Q)printf 'revoke-bpf/1 add ino=12 dev=8:1\n' > $(BUILD)/fuzz-corpus/add
-	$(Q)printf 'revoke-bpf/1 list\n' > $(BUILD)/fuzz-corpus/list
-	$(Q)printf 'revoke-bpf/1 add rdev=188:0 type=char removed=yes cause=udev\n' \
-		> $(BUILD)/fuzz-corpus/add-rdev
-	$(Q)printf 'revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.DEVNAME=/dev/sda p.ID_MODEL=A%%20disk\n' \
-		> $(BUILD)/fuzz-corpus/uevent
-	$(Q)$< -max_total_time=$(FUZZ_SECONDS) -max_len=5000 $(BUILD)/fuzz-corpus
+fuzz: $(FUZZERS)
+	$(Q)tests/fuzz/run $(FUZZ_SECONDS) $(FUZZERS)
 
 # tests/vm/faults.bats at full size (make check runs it small): 1,000
 # linearizability trials, kill -9 of the daemon 20 times among 1,000 holders.

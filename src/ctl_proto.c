@@ -292,15 +292,39 @@ static int pct_decode(const char *in, char *out)
 }
 
 /**
+ * revoke_prop_name_ok() - is this a udev property name the protocol
+ *	carries: 1 to 63 of [A-Za-z0-9_]
+ * @key: the name, not necessarily NUL-terminated
+ * @len: its length
+ *
+ * Return: true if it is.
+ */
+bool revoke_prop_name_ok(const char *key, size_t len)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				 "abcdefghijklmnopqrstuvwxyz0123456789_";
+	size_t i;
+
+	if (len < 1 || len >= REVOKE_PROP_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!key[i] || !strchr(ok, key[i]))
+			return false;
+	return true;
+}
+
+/**
  * revoke_req_add_prop() - add a udev property to a uevent request
  * @req: the request
  * @key: the property's name, @klen bytes, not necessarily NUL-terminated
  * @klen: its length
  * @val: its value
  *
- * Both are copied into @req.
+ * Both are copied into @req.  A value holding a newline is refused: the
+ * protocol is one request per line, so no request could carry it.
  *
- * Return: 0, or -ENOSPC if @req has no room left.
+ * Return: 0, -EINVAL for a bad name or a newline in the value, or -ENOSPC
+ * if @req has no room left.
  */
 int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 			const char *val)
@@ -308,6 +332,8 @@ int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 	size_t vlen = strlen(val);
 	char *k = req->propbuf + req->propused;
 
+	if (!revoke_prop_name_ok(key, klen) || strchr(val, '\n'))
+		return -EINVAL;
 	if (req->nprops == REVOKE_MAX_PROPS ||
 	    req->propused + klen + vlen + 2 > sizeof(req->propbuf))
 		return -ENOSPC;
@@ -320,6 +346,14 @@ int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 	return 0;
 }
 
+/* A uevent's ACTION: a lower-case word (add, remove, change...). */
+static bool action_ok(const char *s, size_t size)
+{
+	size_t n = strlen(s);
+
+	return n && n < size && strspn(s, "abcdefghijklmnopqrstuvwxyz") == n;
+}
+
 /**
  * revoke_req_uevent() - name the device of a uevent request, from the
  *	event's ACTION, SUBSYSTEM, MAJOR and MINOR
@@ -329,7 +363,8 @@ int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
  * @major: MAJOR
  * @minor: MINOR
  *
- * Return: 0, or -EINVAL if ACTION or MAJOR:MINOR is malformed.
+ * Return: 0, or -EINVAL if ACTION is not a lower-case word or MAJOR:MINOR
+ * is malformed.
  */
 int revoke_req_uevent(struct revoke_req *req, const char *action,
 		      const char *subsystem, const char *major,
@@ -338,7 +373,7 @@ int revoke_req_uevent(struct revoke_req *req, const char *action,
 	char spec[64];
 
 	snprintf(spec, sizeof(spec), "%s:%s", major, minor);
-	if (strlen(action) >= sizeof(req->action) ||
+	if (!action_ok(action, sizeof(req->action)) ||
 	    revoke_parse_devspec(spec, &req->rdev_major, &req->rdev_minor))
 		return -EINVAL;
 	req->verb = REVOKE_VERB_UEVENT;
@@ -356,8 +391,8 @@ static int parse_prop(const char *key, const char *val, struct revoke_req *req,
 	size_t klen = strlen(key);
 	char decoded[REVOKE_REQ_MAX];
 
-	if (!klen || klen != strspn(key, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")) {
-		*why = "a property name is not [A-Za-z0-9_]";
+	if (!revoke_prop_name_ok(key, klen)) {
+		*why = "a property name is not 1 to 63 of [A-Za-z0-9_]";
 		return -EINVAL;
 	}
 	if (pct_decode(val, decoded)) {
@@ -365,7 +400,7 @@ static int parse_prop(const char *key, const char *val, struct revoke_req *req,
 		return -EINVAL;
 	}
 	if (revoke_req_add_prop(req, key, klen, decoded)) {
-		*why = "too many properties";
+		*why = "too many properties";	/* the only way left to fail */
 		return -EINVAL;
 	}
 	return 0;
@@ -408,14 +443,11 @@ static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
 		return 0;
 	}
 	if (!strcmp(key, "action")) {
-		size_t n = strlen(val);
-
-		if (req->action[0] || !n || n >= sizeof(req->action) ||
-		    strspn(val, "abcdefghijklmnopqrstuvwxyz") != n) {
+		if (req->action[0] || !action_ok(val, sizeof(req->action))) {
 			*why = "action is not a lower-case word, or given twice";
 			return -EINVAL;
 		}
-		memcpy(req->action, val, n + 1);
+		strcpy(req->action, val);
 		return 0;
 	}
 	if (!strncmp(key, "p.", 2))

@@ -71,6 +71,7 @@ enum revoke_verb {
 };
 
 #define REVOKE_MAX_PROPS 48
+#define REVOKE_PROP_NAME_MAX 64	/* longer names are not udev properties */
 
 enum revoke_release {
 	REVOKE_RELEASE_AUTO,
@@ -126,6 +127,7 @@ int revoke_parse_timeout_ms(const char *s, unsigned int *out);
 int revoke_parse_rdev_type(const char *s, uint32_t *out);
 const char *revoke_rdev_type_name(uint32_t type);
 int revoke_parse_cause(const char *s, char *out, size_t len);
+bool revoke_prop_name_ok(const char *key, size_t len);
 int revoke_pct_encode(const char *in, char *out, size_t len);
 int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 			const char *val);

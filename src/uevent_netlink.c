@@ -59,7 +59,7 @@ int uevent_nl_open(void)
 int uevent_nl_parse(const char *buf, size_t len, struct revoke_req *req)
 {
 	const char *p = buf, *end = buf + len, *eq, *major = NULL, *minor = NULL;
-	const char *sub = NULL, *action = NULL;
+	const char *sub = NULL, *action = NULL, *val;
 	char devname[256];
 	size_t n;
 
@@ -69,25 +69,31 @@ int uevent_nl_parse(const char *buf, size_t len, struct revoke_req *req)
 		return -EINVAL;
 	for (p += strlen(p) + 1; p < end; p += strlen(p) + 1) {
 		eq = strchr(p, '=');
-		if (!eq || eq == p)
+		if (!eq)
 			continue;
 		n = (size_t)(eq - p);
+		val = eq + 1;
 		if (n == 6 && !strncmp(p, "ACTION", 6))
-			action = eq + 1;
+			action = val;
 		else if (n == 5 && !strncmp(p, "MAJOR", 5))
-			major = eq + 1;
+			major = val;
 		else if (n == 5 && !strncmp(p, "MINOR", 5))
-			minor = eq + 1;
+			minor = val;
 		else if (n == 9 && !strncmp(p, "SUBSYSTEM", 9))
-			sub = eq + 1;
+			sub = val;
 		if (n == 7 && !strncmp(p, "DEVNAME", 7)) {
 			if ((size_t)snprintf(devname, sizeof(devname), "/dev/%s",
-					     eq + 1) >= sizeof(devname) ||
-			    revoke_req_add_prop(req, p, n, devname))
+					     val) >= sizeof(devname))
 				return -EINVAL;
-		} else if (revoke_req_add_prop(req, p, n, eq + 1)) {
-			return -EINVAL;
+			val = devname;
 		}
+		/*
+		 * As "revoke-bpf uevent" does: what cannot be a property (a
+		 * bad name, a newline) is skipped, and when the request is
+		 * full the first properties are kept.
+		 */
+		if (revoke_req_add_prop(req, p, n, val) == -ENOSPC)
+			break;
 	}
 	if (!action || !major || !minor || !sub)
 		return 0;

@@ -186,6 +186,29 @@ static void test_rbuf(void)
 	rbuf_free(&b);
 }
 
+static void test_props(void)
+{
+	struct revoke_req req = { .verb = REVOKE_VERB_UEVENT };
+
+	CHECK("a udev property name is 1 to 63 of [A-Za-z0-9_]",
+	      revoke_prop_name_ok("ID_MODEL", 8) && revoke_prop_name_ok("net_x1", 6) &&
+	      !revoke_prop_name_ok("", 0) && !revoke_prop_name_ok("SEQ.NUM", 7) &&
+	      !revoke_prop_name_ok("A\0B", 3) &&
+	      revoke_prop_name_ok("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 63) &&
+	      !revoke_prop_name_ok("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 64));
+	CHECK("a property value with a newline is refused, as no request could carry it",
+	      revoke_req_add_prop(&req, "ID_MODEL", 8, "a\nb") == -EINVAL &&
+	      req.nprops == 0 && revoke_req_add_prop(&req, "ID_MODEL", 8, "a\tb") == 0 &&
+	      req.nprops == 1);
+	CHECK("a property with a bad name is refused",
+	      revoke_req_add_prop(&req, "PATH.X", 6, "x") == -EINVAL && req.nprops == 1);
+	CHECK("a uevent's ACTION must be a lower-case word",
+	      revoke_req_uevent(&req, "remove", "block", "8", "0") == 0 &&
+	      revoke_req_uevent(&req, "Remove", "block", "8", "0") == -EINVAL &&
+	      revoke_req_uevent(&req, "", "block", "8", "0") == -EINVAL &&
+	      revoke_req_uevent(&req, "re move", "block", "8", "0") == -EINVAL);
+}
+
 int main(void)
 {
 	test_roundtrip();
@@ -194,5 +217,6 @@ int main(void)
 	test_rejects();
 	test_kv();
 	test_rbuf();
+	test_props();
 	return tap_done();
 }

@@ -48,5 +48,14 @@ int main(void)
 	CHECK("a device number out of range is refused",
 	      uevent_nl_parse(MSG("remove@/x\0ACTION=remove\0SUBSYSTEM=tty\0"
 				  "MAJOR=4096\0MINOR=0"), &req) == -22);
+	CHECK("a property that no request could carry is skipped, the event kept",
+	      uevent_nl_parse(MSG("remove@/x\0ACTION=remove\0SUBSYSTEM=tty\0"
+				  "MAJOR=188\0MINOR=1\0SEQ.NUM=5\0ID_MODEL=a\nb\0"
+				  "DEVNAME=ttyUSB1"), &req) == 1 &&
+	      req.rdev_minor == 1 && !prop("SEQ.NUM") && !prop("ID_MODEL") &&
+	      prop("DEVNAME") && !strcmp(prop("DEVNAME"), "/dev/ttyUSB1"));
+	CHECK("an ACTION that is not a lower-case word is refused",
+	      uevent_nl_parse(MSG("remove@/x\0ACTION=re\xecmove\0SUBSYSTEM=tty\0"
+				  "MAJOR=188\0MINOR=0"), &req) == -22);
 	return tap_done();
 }
