@@ -15,6 +15,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include "ctl_client.h"
 #include "key.h"
@@ -29,14 +30,67 @@ static const char *cmd_name = "";
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * How many bytes at @s make one printable UTF-8 character: 0 for a
+ * control character (C0, DEL, C1) or a malformed sequence.
+ */
+static size_t printable_len(const unsigned char *s)
+{
+	size_t n, i;
+
+	if (*s >= 0x20 && *s < 0x7f)
+		return 1;
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (s[0] == 0xc2 && s[1] < 0xa0)
+		return 0;	/* C1 controls, U+0080-U+009F */
+	return n;
+}
+
+/*
+ * Print @msg on stderr as one line of text whatever the arguments held:
+ * control characters and bytes that are not UTF-8 as \xNN, so that a
+ * file name cannot move the cursor or break the line.
+ */
+static void put_escaped(const char *msg)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	size_t n;
+
+	while (*s) {
+		n = printable_len(s);
+		if (n) {
+			fwrite(s, 1, n, stderr);
+			s += n;
+		} else {
+			fprintf(stderr, "\\x%02x", *s++);
+		}
+	}
+}
+
+/* A one-line error: "revoke-bpf: CMD: what is wrong", at most 1 KiB. */
 static void fail(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
+	int n;
 
-	fprintf(stderr, "revoke-bpf: %s%s", cmd_name, *cmd_name ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(msg))
+		memcpy(msg + sizeof(msg) - 4, "...", 4);
+	fprintf(stderr, "revoke-bpf: %s%s", cmd_name, *cmd_name ? ": " : "");
+	put_escaped(msg);
 	fputc('\n', stderr);
 }
 
@@ -701,8 +755,6 @@ static int do_unload(int argc, char **argv)
  * revoke-bpfd and return at once, without waiting for the revocation
  * (udev kills RUN programs that take long; the daemon does the work).
  */
-#define UEVENT_KEY_MAX 64	/* longer names are not udev properties */
-
 static int do_uevent(int argc, char **argv)
 {
 	extern char **environ;
@@ -715,7 +767,7 @@ static int do_uevent(int argc, char **argv)
 
 	(void)argv;
 	if (argc) {
-		fail("uevent takes no arguments: udev passes the event in the "
+		fail("takes no arguments: udev passes the event in the "
 		     "environment");
 		return 1;
 	}
@@ -732,13 +784,13 @@ static int do_uevent(int argc, char **argv)
 	}
 	for (e = environ; *e; e++) {
 		const char *eq = strchr(*e, '=');
-		size_t n = eq ? (size_t)(eq - *e) : 0;
 
-		if (!n || n >= UEVENT_KEY_MAX ||
-		    strspn(*e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
-			continue;
-		if (revoke_req_add_prop(&req, *e, n, eq + 1))
-			break;	/* full: the first properties are kept */
+		/* what cannot be a udev property (a lower-case name, a
+		 * newline in the value) is skipped; when full, the first
+		 * properties are kept */
+		if (eq && revoke_req_add_prop(&req, *e, (size_t)(eq - *e),
+					      eq + 1) == -ENOSPC)
+			break;
 	}
 	/* a request too long for the socket keeps the first properties */
 	while ((fd = ctl_open(socket_path, &req, err, sizeof(err))) == -ENOSPC &&
@@ -841,12 +893,19 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	struct sockaddr_un sun;
 	size_t i;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+jhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
+			if (!*optarg || strlen(optarg) >= sizeof(sun.sun_path)) {
+				fail("--socket needs the path of revoke-bpfd's "
+				     "control socket, 1 to %zu bytes",
+				     sizeof(sun.sun_path) - 1);
+				return 2;
+			}
 			socket_path = optarg;
 			break;
 		case 'j':

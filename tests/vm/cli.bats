@@ -147,6 +147,74 @@ state_unchanged() {
 	state_unchanged
 }
 
+# refused EXPECTED ARGS...: "revoke-bpf ARGS..." fails with one line of
+# error that starts "revoke-bpf: " and contains EXPECTED.
+refused() {
+	local expected=$1
+	shift
+	run revoke-bpf "$@"
+	if [ "$status" -eq 0 ] || [ "${#lines[@]}" -ne 1 ] ||
+	   [[ ${lines[0]} != "revoke-bpf: "* ]] || [[ ${lines[0]} != *"$expected"* ]]; then
+		echo "revoke-bpf $(printf '%q ' "$@" | cut -c1-200): status $status, expected one line with '$expected':"
+		printf '%s\n' "$output" | cut -c1-300
+		return 1
+	fi
+}
+
+@test "every malformed argument of every command is a one-line error, exits non-zero and changes nothing" {
+	local big sock=/run/revoke-bpf/control.sock
+	revoke "$F"
+	BEFORE=$(revoke-bpf list --json)
+	big=$(head -c 5000 /dev/zero | tr '\0' a)
+	# operands: non-numbers, negatives, 2^64, empty, huge, not UTF-8
+	refused "cannot stat '': No such file" add ""
+	refused "cannot stat 'abc'" add abc
+	refused "invalid inode '-5': not a positive integer" add -5
+	refused "invalid inode '0'" del 0
+	refused "invalid inode '18446744073709551616': out of range" add 18446744073709551616
+	refused "invalid inode '99999999999999999999999': out of range" del 99999999999999999999999
+	refused "cannot stat 'aaaa" add "$big"
+	refused "cannot stat '/tmp/\\xff\\xfe\\x1b[1m': No such file" add $'/tmp/\xff\xfe\x1b[1m'
+	# paths that do not exist, are sockets, directories; devices that do not
+	refused "cannot stat '/nonexistent'" del /nonexistent
+	refused "'$sock' is a socket" add "$sock"
+	refused "'/tmp' is a directory" add /tmp
+	refused "cannot stat '/dev/no-such-device'" add /dev/no-such-device
+	# options and their values
+	refused "invalid --dev '': expected MAJ:MIN" add 12 --dev ""
+	refused "invalid --dev '-1:0'" add 12 --dev -1:0
+	refused "invalid --dev '8:18446744073709551616'" add 12 --dev 8:18446744073709551616
+	refused "--dev needs a value MAJ:MIN" add 12 --dev
+	refused "--dev names the filesystem of an INODE" add "$F" --dev 8:1
+	refused "invalid --rdev '': expected MAJ:MIN" add --rdev "" --char
+	refused "invalid --rdev 'a:b'" del --rdev a:b --block
+	refused "invalid --rdev '4096:0'" add --rdev 4096:0 --block
+	refused "--rdev needs --char or --block" add --rdev 1:3
+	refused "give one of --char and --block" add --rdev 1:3 --char --block
+	refused "--rdev needs a value MAJ:MIN" del --rdev
+	local t
+	for t in 0 -1 abc "" 60001 18446744073709551616; do
+		refused "--timeout needs a number of milliseconds from 1 to 60000" add "$F" --timeout "$t"
+	done
+	refused "--timeout needs a number" add "$F" --timeout
+	for t in "" "$big" $'\xff' "a b" "a=b"; do
+		refused "--cause needs one word" add --rdev 1:3 --char --cause "$t"
+	done
+	refused "unknown option '--frob'" add --frob
+	refused "unknown option '--release'" del "$F" --release
+	refused "unexpected extra operand '2'" add 1 2
+	refused "unexpected argument 'x'" list x
+	refused "unexpected argument 'x'" status x
+	refused "unexpected argument '--frob'" events --frob
+	refused "unexpected argument 'x'" reload x
+	refused "takes no arguments" uevent x
+	refused "unknown command 'frob'" frob
+	refused "--socket needs the path of revoke-bpfd's control socket" --socket "" status
+	refused "--socket needs the path of revoke-bpfd's control socket" --socket "$big" list
+	revoke-bpf status >/dev/null
+	state_unchanged
+}
+
 @test "a directory is refused" {
 	run revoke-bpf add /tmp
 	[ "$status" -eq 1 ]
@@ -201,6 +269,28 @@ state_unchanged() {
 		"revoke-bpf/1 add ino=1 ino=2" $'revoke-bpf/1 \xff\xfe'; do
 		run bash -c 'printf "%s\n" "$1" | "$2" /run/revoke-bpf/control.sock' _ "$req" "$CTLSEND"
 		[[ $output == "err EINVAL bad request: "* ]] || { echo "request '$req' got '$output'"; false; }
+	done
+	# every field, with a non-number, a negative, 2^64, an empty value,
+	# a huge one and bytes that are not UTF-8
+	local field val big
+	big=$(head -c 3000 /dev/zero | tr '\0' 9)
+	for field in "add ino" "add ino=12 dev" "add ino=12 dev=8:1 release" \
+		"add ino=12 dev=8:1 timeout_ms" "add type=char rdev" "add rdev=1:3 type" \
+		"add rdev=1:3 type=char removed" "add rdev=1:3 type=char cause" \
+		"uevent rdev=8:0 type=block action" "uevent action=remove type=block rdev" \
+		"uevent action=remove rdev=8:0 type=block p.DEVNAME"; do
+		for val in x -1 18446744073709551616 "" "$big" $'\xff\xfe'; do
+			# a word is a fine cause or action, and any text a property
+			case "$field:$val" in
+			*cause:x | *cause:-1 | *cause:18446744073709551616 | *action:x) continue ;;
+			*p.DEVNAME:$'\xff\xfe') ;;
+			*p.DEVNAME:*) continue ;;
+			esac
+			req="revoke-bpf/1 $field=$val"
+			run bash -c 'printf "%s\n" "$1" | "$2" /run/revoke-bpf/control.sock' _ "$req" "$CTLSEND"
+			[[ $output == "err EINVAL bad request: "* ]] ||
+				{ echo "request '${req:0:80}' got '${output:0:200}'"; false; }
+		done
 	done
 	run bash -c 'head -c 10000 /dev/zero | tr "\0" a | "$1" /run/revoke-bpf/control.sock' _ "$CTLSEND"
 	expect_lines "err EINVAL request too long (limit 4096 bytes)"
