@@ -79,6 +79,7 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 		return 0;
 	rec.kind = REVOKE_HOLDER_FD;
 	rec.tgid = BPF_CORE_READ(task, tgid);
+	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
 	rec.fd = ctx->fd;
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
@@ -99,6 +100,7 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 		return 0;
 	rec.kind = REVOKE_HOLDER_VMA;
 	rec.tgid = BPF_CORE_READ(task, tgid);
+	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
 	rec.start = BPF_CORE_READ(vma, vm_start);
 	rec.end = BPF_CORE_READ(vma, vm_end);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));

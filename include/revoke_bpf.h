@@ -199,6 +199,9 @@ enum revoke_holder_kind {
  * @ino: inode number
  * @start: first address of the mapping (REVOKE_HOLDER_VMA)
  * @end: address just past the mapping (REVOKE_HOLDER_VMA)
+ * @start_boottime: when the process started, ns since boot (its leader's
+ *	start_boottime): with @tgid, names the process even if the pid is
+ *	reused after it exits
  */
 struct revoke_holder {
 	__u32 kind;
@@ -208,6 +211,7 @@ struct revoke_holder {
 	__u64 ino;
 	__u64 start;
 	__u64 end;
+	__u64 start_boottime;
 };
 
 /* Capacity of the iterators' target set: inodes looked for in one pass. */

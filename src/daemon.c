@@ -325,7 +325,7 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 
 	if (act.pipeline && d->pipeline.ready &&
 	    !holders_find_rdev(&d->pipeline.holders, &key, &set)) {
-		hungup = kernel_revoke_holders(&set);
+		hungup = kernel_revoke_holders(&set, &key);
 		if (act.hangup) {
 			pidfds = kernel_hangup_prepare(&set);
 			npidfds = set.nr;

@@ -8,9 +8,12 @@
  * takes the target out again.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -62,8 +65,10 @@ void holders_close(struct holders *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static struct holder_proc *proc_of(struct holder_set *set, pid_t tgid)
+static struct holder_proc *proc_of(struct holder_set *set,
+				   const struct revoke_holder *rec)
 {
+	pid_t tgid = (pid_t)rec->tgid;
 	struct holder_proc *p;
 
 	/* records come task by task: the last one is the likely match */
@@ -79,6 +84,7 @@ static struct holder_proc *proc_of(struct holder_set *set, pid_t tgid)
 	p += set->nr++;
 	memset(p, 0, sizeof(*p));
 	p->tgid = tgid;
+	p->start_boottime = rec->start_boottime;
 	return p;
 }
 
@@ -101,7 +107,7 @@ static int add_inode(struct holder_set *set, const struct revoke_holder *rec)
 
 static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 {
-	struct holder_proc *p = proc_of(set, (pid_t)rec->tgid);
+	struct holder_proc *p = proc_of(set, rec);
 
 	if (!p || add_inode(set, rec))
 		return -ENOMEM;
@@ -209,6 +215,60 @@ int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set)
 {
 	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key, set);
+}
+
+/* Field 22 of /proc/PID/stat: when the process started, in clock ticks. */
+static int proc_start_ticks(pid_t tgid, uint64_t *ticks)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
+	p = strrchr(buf, ')');
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%" SCNu64, ticks) != 1)
+		return -EIO;
+	return 0;
+}
+
+/**
+ * holder_pidfd() - a pidfd on a holder, if it is still the process that
+ *	was found
+ * @p: the holder, as holders_find() found it
+ *
+ * The pid may have been given to another process since: the start time
+ * tells.  Once the pidfd is open, that process is named for good (a
+ * later ptrace or signal by pid number should still check the pidfd:
+ * pidfd_send_signal(pidfd, 0) fails once the process has exited).
+ *
+ * Return: the pidfd, or -ESRCH if the holder has exited.
+ */
+int holder_pidfd(const struct holder_proc *p)
+{
+	long tck = sysconf(_SC_CLK_TCK);
+	uint64_t ticks;
+	int pidfd;
+
+	pidfd = (int)syscall(SYS_pidfd_open, p->tgid, 0);
+	if (pidfd < 0)
+		return -ESRCH;
+	if (tck <= 0 || proc_start_ticks(p->tgid, &ticks) ||
+	    ticks != p->start_boottime / (1000000000ull / (uint64_t)tck)) {
+		close(pidfd);
+		return -ESRCH;
+	}
+	return pidfd;
 }
 
 void holder_set_free(struct holder_set *set)

@@ -35,6 +35,8 @@ struct holder_vma {
 /**
  * struct holder_proc - one process holding a target inode
  * @tgid: the process
+ * @start_boottime: when it started (ns since boot): tells it from a later
+ *	process given the same pid
  * @fds: its descriptors of the inode
  * @nfds: their number
  * @vmas: its mappings of the inode
@@ -42,6 +44,7 @@ struct holder_vma {
  */
 struct holder_proc {
 	pid_t tgid;
+	uint64_t start_boottime;
 	int *fds;
 	size_t nfds;
 	struct holder_vma *vmas;
@@ -72,6 +75,7 @@ int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);
 int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set);
+int holder_pidfd(const struct holder_proc *p);
 void holder_set_free(struct holder_set *set);
 
 #endif /* REVOKE_HOLDERS_H */

@@ -17,13 +17,18 @@
 #include <unistd.h>
 
 #include "kernel_revoke.h"
+#include "key.h"
 
-static int revoke_one(int fd)
+static int revoke_one(int fd, const struct revoke_rdev_key *key)
 {
 	struct stat st;
+	uint32_t kdev;
 	int version;
 
-	if (fstat(fd, &st) || !S_ISCHR(st.st_mode))
+	/* only the device being revoked, whatever the descriptor is now */
+	if (fstat(fd, &st) || !S_ISCHR(st.st_mode) ||
+	    key->type != REVOKE_RDEV_CHAR ||
+	    revoke_kdev_from_stdev(st.st_rdev, &kdev) || kdev != key->rdev)
 		return 0;
 	if (isatty(fd))
 		return ioctl(fd, TIOCVHANGUP) == 0;
@@ -36,12 +41,15 @@ static int revoke_one(int fd)
  * kernel_revoke_holders() - apply the kernel's own revoke to every
  *	descriptor in @set that is a tty or an evdev node
  * @set: holders of a device's nodes
+ * @key: the device
  *
- * A holder that exited, or a descriptor closed meanwhile, is skipped.
+ * A holder that exited (even if its pid is another process's now), or a
+ * descriptor closed or reused meanwhile for something else, is skipped.
  *
  * Return: how many descriptors were hung up or revoked.
  */
-unsigned int kernel_revoke_holders(const struct holder_set *set)
+unsigned int kernel_revoke_holders(const struct holder_set *set,
+				   const struct revoke_rdev_key *key)
 {
 	unsigned int done = 0;
 	size_t i, j;
@@ -52,7 +60,7 @@ unsigned int kernel_revoke_holders(const struct holder_set *set)
 
 		if (!p->nfds)
 			continue;
-		pidfd = (int)syscall(SYS_pidfd_open, p->tgid, 0);
+		pidfd = holder_pidfd(p);
 		if (pidfd < 0)
 			continue;
 		for (j = 0; j < p->nfds; j++) {
@@ -60,7 +68,7 @@ unsigned int kernel_revoke_holders(const struct holder_set *set)
 
 			if (fd < 0)
 				continue;
-			done += revoke_one(fd);
+			done += revoke_one(fd, key);
 			close(fd);
 		}
 		close(pidfd);
@@ -84,7 +92,7 @@ int *kernel_hangup_prepare(const struct holder_set *set)
 	if (!pidfds)
 		return NULL;
 	for (i = 0; i < set->nr; i++)
-		pidfds[i] = (int)syscall(SYS_pidfd_open, set->procs[i].tgid, 0);
+		pidfds[i] = holder_pidfd(&set->procs[i]);
 	return pidfds;
 }
 

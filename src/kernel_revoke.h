@@ -10,7 +10,8 @@
 
 #include "holders.h"
 
-unsigned int kernel_revoke_holders(const struct holder_set *set);
+unsigned int kernel_revoke_holders(const struct holder_set *set,
+				   const struct revoke_rdev_key *key);
 int *kernel_hangup_prepare(const struct holder_set *set);
 unsigned int kernel_hangup_send(int *pidfds, size_t n);
 void kernel_hangup_cancel(int *pidfds, size_t n);

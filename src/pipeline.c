@@ -438,7 +438,10 @@ static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
 		res->rep.fds += p->nfds;
 		return;
 	}
-	err = tracee_attach(&t, p->tgid, STOP_TIMEOUT_MS, why, sizeof(why));
+	err = holder_pidfd(p);
+	if (err >= 0)
+		err = tracee_attach(&t, p->tgid, err, STOP_TIMEOUT_MS, why,
+				    sizeof(why));
 	if (err) {
 		if (err == -ESRCH)
 			return;	/* it exited, and let go of everything */

@@ -329,17 +329,20 @@ static int choose_injector(struct tracee *t)
  * tracee_attach() - stop every thread of a process
  * @t: the result
  * @tgid: the process
+ * @pidfd: a pidfd on it (see holder_pidfd()); @t owns it from now on
  * @timeout_ms: how long to wait for threads to stop
  * @why: on failure, a one-word reason (traced_by_pid_N, exited, ...)
  * @whylen: size of @why
  *
- * Threads that do not stop within @timeout_ms are counted in
- * @t->unstopped; the others are stopped.  On failure nothing is left
- * seized or stopped.
+ * Threads are seized by number; if the process of @pidfd has exited
+ * meanwhile, its pid may already name another process, so then nothing
+ * is kept and the answer is -ESRCH.  Threads that do not stop within
+ * @timeout_ms are counted in @t->unstopped; the others are stopped.  On
+ * failure nothing is left seized or stopped.
  *
  * Return: 0 or a negative errno.
  */
-int tracee_attach(struct tracee *t, pid_t tgid, int timeout_ms,
+int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen)
 {
 	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
@@ -349,11 +352,7 @@ int tracee_attach(struct tracee *t, pid_t tgid, int timeout_ms,
 	memset(t, 0, sizeof(*t));
 	t->tgid = tgid;
 	t->injector = -1;
-	t->pidfd = (int)syscall(SYS_pidfd_open, tgid, 0);
-	if (t->pidfd < 0) {
-		snprintf(why, whylen, "exited");
-		return -ESRCH;
-	}
+	t->pidfd = pidfd;
 	for (round = 0; round < 16; round++) {
 		n = seize_new_threads(t, why, whylen);
 		if (n < 0) {
@@ -363,6 +362,12 @@ int tracee_attach(struct tracee *t, pid_t tgid, int timeout_ms,
 		if (n == 0)
 			break;
 		wait_all_stops(t, deadline);
+	}
+	/* alive now, so every tid seized is still one of its threads */
+	if (syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0)) {
+		snprintf(why, whylen, "exited");
+		err = -ESRCH;
+		goto fail;
 	}
 	for (i = 0; i < t->nr; i++)
 		if (t->th[i].tid && !t->th[i].stopped)
@@ -528,8 +533,9 @@ void tracee_detach(struct tracee *t)
 		for (k = 0; k < th->nresend; k++)
 			syscall(SYS_tgkill, t->tgid, th->tid, th->resend[k]);
 	}
-	if (t->pidfd > 0)
+	if (t->pidfd >= 0)
 		close(t->pidfd);
+	t->pidfd = -1;
 	free(t->th);
 	t->th = NULL;
 	t->nr = 0;

@@ -44,7 +44,8 @@ struct tracee_thread {
 /**
  * struct tracee - a process all of whose threads we stopped
  * @tgid: the process
- * @pidfd: a pidfd on it, taken before the first ptrace call
+ * @pidfd: a pidfd on it, taken before the first ptrace call and
+ *	checked after the last thread is seized
  * @th: its threads
  * @nr: their number
  * @injector: index in @th of the thread that runs injected calls, or -1
@@ -61,7 +62,7 @@ struct tracee {
 	int unstopped;
 };
 
-int tracee_attach(struct tracee *t, pid_t tgid, int timeout_ms,
+int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen);
 int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 		   long *ret);

@@ -427,6 +427,43 @@ static void test_nothing_held_reports_zero(void)
 	pipeline_result_free(&res);
 }
 
+/*
+ * A holder is named by its pid and its start time: once its pid names a
+ * later process, holder_pidfd() refuses to take that one for it.
+ */
+static void test_holder_named_by_pid_and_start_time(void)
+{
+	const char *path = new_file("identity");
+	const char *args[] = { "hold", path, NULL };
+	struct holder_proc *p = NULL, later;
+	struct holder_set set = {};
+	struct revoke_key key;
+	struct child c;
+	size_t i;
+	int fd;
+
+	CHECK("hold holder starts", !spawn(&c, args));
+	CHECK("its holders are found",
+	      !key_of(path, &key) && !holders_find(&pl.holders, &key, &set));
+	for (i = 0; i < set.nr; i++)
+		if (set.procs[i].tgid == c.pid)
+			p = &set.procs[i];
+	CHECK("the holder is found with its start time",
+	      p && p->start_boottime > 0);
+	fd = p ? holder_pidfd(p) : -1;
+	CHECK("a pidfd is taken on the holder it still is", fd >= 0);
+	if (fd >= 0)
+		close(fd);
+	if (p) {
+		later = *p;
+		later.start_boottime += 1000000000ull;
+		CHECK("the same pid with another start time is not taken for it",
+		      holder_pidfd(&later) == -ESRCH);
+	}
+	holder_set_free(&set);
+	reap(&c);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir) || test_maps_create(&rb, 1024)) {
@@ -449,6 +486,7 @@ int main(void)
 	test_release_replaces_fd_by_dead_file();
 	test_traced_holder_reported_not_touched();
 	test_nothing_held_reports_zero();
+	test_holder_named_by_pid_and_start_time();
 	pipeline_fini(&pl);
 	return tap_done();
 }
