@@ -46,7 +46,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 DAEMON_OBJS := daemon bpf_load revoked_map revoked_rdev kernel_revoke policy uevent_netlink ctl_server ctl_proto key \
-	       lsm_check inode_find events holders pipeline tracee waiters \
+	       lsm_check inode_find events holders pipeline procfs tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))

@@ -8,8 +8,6 @@
  * takes the target out again.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "holders.h"
+#include "procfs.h"
 #include "holders.skel.h"
 
 /**
@@ -217,31 +216,6 @@ int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key, set);
 }
 
-/* Field 22 of /proc/PID/stat: when the process started, in clock ticks. */
-static int proc_start_ticks(pid_t tgid, uint64_t *ticks)
-{
-	char path[64], buf[1024], *p;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tgid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ESRCH;
-	buf[n] = '\0';
-	/* "PID (COMM) STATE ...": COMM may hold spaces and parentheses */
-	p = strrchr(buf, ')');
-	for (i = 2; p && i < 22; i++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p + 1, "%" SCNu64, ticks) != 1)
-		return -EIO;
-	return 0;
-}
-
 /**
  * holder_pidfd() - a pidfd on a holder, if it is still the process that
  *	was found
@@ -257,14 +231,17 @@ static int proc_start_ticks(pid_t tgid, uint64_t *ticks)
 int holder_pidfd(const struct holder_proc *p)
 {
 	long tck = sysconf(_SC_CLK_TCK);
-	uint64_t ticks;
+	char path[64], start[32];
 	int pidfd;
 
 	pidfd = (int)syscall(SYS_pidfd_open, p->tgid, 0);
 	if (pidfd < 0)
 		return -ESRCH;
-	if (tck <= 0 || proc_start_ticks(p->tgid, &ticks) ||
-	    ticks != p->start_boottime / (1000000000ull / (uint64_t)tck)) {
+	/* field 22, starttime: clock ticks since boot */
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p->tgid);
+	if (tck <= 0 || procfs_stat_field(path, 22, start, sizeof(start)) ||
+	    strtoull(start, NULL, 10) !=
+	    p->start_boottime / (1000000000ull / (uint64_t)tck)) {
 		close(pidfd);
 		return -ESRCH;
 	}

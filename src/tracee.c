@@ -19,7 +19,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "tracee.h"
 
 #define SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
@@ -120,23 +120,13 @@ static int seize(pid_t tid)
  */
 static bool thread_is_zombie(pid_t tgid, pid_t tid)
 {
-	char path[64], buf[512], *state;
-	ssize_t n;
-	int fd;
+	char path[64], state[8];
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)tgid,
 		 (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (procfs_stat_field(path, 3, state, sizeof(state)))
 		return true;	/* reaped meanwhile */
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return true;
-	buf[n] = '\0';
-	/* "TID (COMM) STATE ...": COMM may hold spaces and parentheses */
-	state = strrchr(buf, ')');
-	return state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X');
+	return state[0] == 'Z' || state[0] == 'X';
 }
 
 static bool known_tid(const struct tracee *t, pid_t tid)
