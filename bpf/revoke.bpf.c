@@ -208,6 +208,26 @@ rdev_entry(struct inode *inode, struct revoke_key *key)
 }
 
 /*
+ * Is @file, of a revoked device's number, one that works: opened after
+ * the device went away, so it reaches whatever has that number now?  On
+ * open (@hook file_open) it is remembered here with the removal's stamp;
+ * if it cannot be (rdev_files full) it is denied like an old one.
+ */
+static __always_inline bool new_device_file(struct file *file, __u32 hook,
+					    const struct revoke_rdev_val *val)
+{
+	__u64 addr = (__u64)file, stamp = val->removed_ns;
+	__u64 *opened_after;
+
+	if (!stamp)
+		return false;	/* not gone yet: every file is denied */
+	if (hook == REVOKE_HOOK_FILE_OPEN)
+		return !bpf_map_update_elem(&rdev_files, &addr, &stamp, BPF_ANY);
+	opened_after = bpf_map_lookup_elem(&rdev_files, &addr);
+	return opened_after && *opened_after == stamp;
+}
+
+/*
  * Return -EIO if @file refers to a revoked device: opened before the
  * device went away, or at any time while it has not gone yet.
  */
@@ -217,14 +237,9 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 	struct revoke_key key = {};
 	struct revoke_rdev_val *val;
 	struct revoke_state *st;
-	__u64 addr = (__u64)file;
-	__u64 *opened_after;
 
 	val = rdev_entry(inode, &key);
-	if (!val)
-		return 0;
-	opened_after = bpf_map_lookup_elem(&rdev_files, &addr);
-	if (val->removed_ns && opened_after && *opened_after == val->removed_ns)
+	if (!val || new_device_file(file, hook, val))
 		return 0;
 	__sync_fetch_and_add(&val->denials, 1);
 	st = state();
@@ -249,28 +264,6 @@ static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
 	if (ret)
 		return ret;
 	return check_rdev(file, inode, hook, op, arg);
-}
-
-/*
- * An open of a revoked device's number after the device went away
- * reaches a new device: remember the file so that it works.  If it cannot
- * be remembered (rdev_files full) it is denied like an old one.
- */
-static __always_inline void note_new_device_file(struct file *file)
-{
-	struct revoke_key key = {};
-	struct revoke_rdev_val *val;
-	__u64 addr = (__u64)file;
-	__u64 stamp;
-
-	if (!file->f_inode)
-		return;
-	val = rdev_entry(file->f_inode, &key);
-	if (!val)
-		return;
-	stamp = val->removed_ns;
-	if (stamp)
-		bpf_map_update_elem(&rdev_files, &addr, &stamp, BPF_ANY);
 }
 
 SEC("lsm/file_permission")
@@ -307,7 +300,6 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 {
 	if (ret)
 		return ret;
-	note_new_device_file(file);
 	return check_file(file, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
 			  file->f_flags);
 }
