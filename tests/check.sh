@@ -68,6 +68,7 @@ tally "bench: bench/run --quick" bench
 UDEVADM=$(tests/vm/udevadm) || UDEVADM=/nonexistent
 tally "vm: tests/vm" tests/vm/run --timeout 1800 --module loop --module ext4 --module overlay \
 	--module crc32c_generic --module scsi_debug --module sd_mod \
+	--module evdev --module uinput \
 	--file /usr/sbin/mke2fs --file /usr/bin/strace \
 	--file "$REPO/build/bench/swarm" $([ -e "$UDEVADM" ] && echo --file "$UDEVADM") -- \
 	env REVOKE_UDEVADM="$UDEVADM" bats --tap "$REPO/tests/vm"

@@ -146,3 +146,32 @@ teardown() {
 	wait_line "$D/out" "read: ok 0"
 	revoke-bpf del --rdev "$rdev" --char >/dev/null
 }
+
+@test "add --rdev revokes an input device with the kernel's own EVIOCREVOKE, waking its blocked poller" {
+	local node rdev i
+	mkfifo "$D/in"
+	"$REPO/build/tests/uinputdev" <"$D/in" >"$D/uinput" 2>&1 3>&- &
+	KILL+=($!)
+	exec 5>"$D/in"
+	for i in $(seq 1 100); do
+		grep -q '^ready ' "$D/uinput" && break
+		sleep 0.05
+	done
+	node=$(sed -n 's/^ready //p' "$D/uinput")
+	[ -c "$node" ] || { cat "$D/uinput"; false; }
+	rdev=$(printf '%d:%d' "0x$(stat -c %t "$node")" "0x$(stat -c %T "$node")")
+	# poll, not read: evdev refuses reads shorter than an input_event
+	start_holder "$D/out" poll "$node"
+	wait_blocked "$HOLDER_PID"
+	run revoke-bpf add --rdev "$rdev" --char
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "char device $rdev: revoked (1 hung up or revoked by the kernel)" ]
+	# the kernel's revoke wakes the poll with POLLERR|POLLHUP, as an
+	# unplug does (the pipeline's own completion would say 0x9)
+	wait_line "$D/out" "poll: 1 revents=0x18"
+	run cat "$node"
+	[[ $output == *"Input/output error"* ]]
+	exec 5>&-
+	revoke-bpf del --rdev "$rdev" --char >/dev/null
+}
