@@ -88,7 +88,8 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/revoke-bpfd: $(DAEMON_OBJS:%=$(BUILD)/%.o)
+# the daemon's pipeline is built on librevoke (fops_substitute)
+$(BUILD)/revoke-bpfd: $(DAEMON_OBJS:%=$(BUILD)/%.o) $(BUILD)/librevoke.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -99,11 +100,11 @@ $(BUILD)/revoke-bpf: $(CLI_OBJS:%=$(BUILD)/%.o)
 # Unit tests link the object under test; helpers stand alone.
 $(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/tap.h tests/unit/maps.h \
 		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
-		| $(BUILD)/tests
+		$(BUILD)/librevoke.a | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $< \
 		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
-		$(LDLIBS) -o $@
+		$(BUILD)/librevoke.a $(LDLIBS) -o $@
 
 $(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c vmlinux.h | $(BUILD)/tests
 	$(call msg,BPF,$@)

@@ -5,13 +5,15 @@
  *
  *  1. find the holders: every process with a descriptor or a mapping of
  *     the inode, from the BPF iterators (holders.c);
- *  2. for each holder that has a mapping, a thread blocked on the file or
- *     running, or descriptors to release: stop all its threads (tracee.c)
- *     and, while it is stopped,
- *     - wake its waiters (waiters.c),
- *     - replace each mapping in place by a MAP_SHARED mapping of a sealed,
- *       empty memfd, so that the next access raises SIGBUS (BUS_ADRERR),
- *       as the seed's revoked_vm_ops did,
+ *  2. the inode becomes a librevoke struct revoke_inode whose open files
+ *     are its holders; for each holder that has a mapping, a thread
+ *     blocked on the file or running, or descriptors to release: stop all
+ *     its threads (tracee.c) and, while it is stopped, fops_substitute()
+ *     its file, which runs, in the seed's order and release exactly once:
+ *     - the mappings hook: replace each mapping in place by a MAP_SHARED
+ *       mapping of a sealed, empty memfd, so that the next access raises
+ *       SIGBUS (BUS_ADRERR), as the seed's revoked_vm_ops did,
+ *     - awaken_all_waiters: wake its waiters (waiters.c),
  *     - release: dup3() that memfd, itself revoked, over each descriptor,
  *       so that the last reference to the original file goes and its
  *       release runs now;
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "key.h"
+#include "revoke.h"
 #include "pipeline.h"
 #include "revoked_map.h"
 #include "tracee.h"
@@ -273,77 +276,166 @@ static int revoke_dead_file(struct pipeline *pl, pid_t pid, long mfd)
 	return err;
 }
 
+static void wake_all(struct tracee *t, const struct held *h,
+		     struct pipeline_result *res)
+{
+	int fds[h->nfds ? h->nfds : 1];
+	size_t i;
+
+	for (i = 0; i < h->nfds; i++)
+		fds[i] = h->fds[i].fd;
+	for (i = 0; i < t->nr; i++) {
+		struct tracee_thread *th = &t->th[i];
+
+		switch (waiter_wake(t, th, fds, h->nfds)) {
+		case WAKE_NONE:
+			break;
+		case WAKE_RESTART:
+		case WAKE_COMPLETED:
+			res->rep.waiters++;
+			res->rep.woken++;
+			break;
+		case WAKE_FAILED:
+			res->rep.waiters++;
+			fail(res, t->tgid, th->tid, "wake", "poll_set_unreadable");
+			break;
+		}
+	}
+}
+
 /*
- * In the stopped holder: make the dead memfd, map it over every mapping
- * of the file, and (if @release) dup3() it over every descriptor.
+ * A holder, while it is stopped, as librevoke sees it: one struct
+ * revoke_file of the revoked inode, whose table fops_substitute() swaps
+ * for revoked_file_ops_eio before it runs, in the seed's order, the
+ * mappings hook (holder_remap), the old table's awaken_all_waiters
+ * (holder_awaken) and, exactly once, its release (holder_release).
  */
-static void inject(struct pipeline *pl, struct tracee *t, const struct held *h,
-		   bool release, struct pipeline_result *res)
+struct holder_file {
+	struct pipeline *pl;
+	struct tracee *t;
+	const struct held *h;
+	bool release;
+	struct pipeline_result *res;
+	long scratch;		/* a page in the holder, 0 until needed */
+	long mfd;		/* the dead memfd in the holder, or < 0 */
+	bool dead_revoked;	/* ... and it is in the revoked set */
+};
+
+/*
+ * In the stopped holder, make the dead file once: an empty, sealed
+ * memfd, itself revoked, since the holder keeps a way to it (the
+ * descriptors it replaces, or mappings /proc/PID/map_files would reopen).
+ */
+static int dead_file_open(struct holder_file *hf, const char *step)
 {
 	const long page = sysconf(_SC_PAGESIZE);
+	struct tracee *t = hf->t;
 	pid_t pid = t->tgid;
-	long scratch, mfd, r;
-	size_t i;
 	int err;
 
-	scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (sys_failed(scratch)) {
-		fail(res, pid, 0, h->nvmas ? "unmap" : "release", "inject_%s",
-		     errname(scratch));
-		return;
+	if (hf->mfd >= 0)
+		return 0;
+	hf->scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sys_failed(hf->scratch)) {
+		fail(hf->res, pid, 0, step, "inject_%s", errname(hf->scratch));
+		hf->scratch = 0;
+		return -1;
 	}
-	mfd = -EFAULT;
-	if (!tracee_write(t, scratch, DEAD_NAME, sizeof(DEAD_NAME)))
-		mfd = sys(t, arch_nr_memfd_create, scratch,
-			  MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
-	if (sys_failed(mfd)) {
-		fail(res, pid, 0, h->nvmas ? "unmap" : "release", "memfd_%s",
-		     errname(mfd));
-		goto out_scratch;
+	hf->mfd = -EFAULT;
+	if (!tracee_write(t, hf->scratch, DEAD_NAME, sizeof(DEAD_NAME)))
+		hf->mfd = sys(t, arch_nr_memfd_create, hf->scratch,
+			      MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
+	if (sys_failed(hf->mfd)) {
+		fail(hf->res, pid, 0, step, "memfd_%s", errname(hf->mfd));
+		return -1;
 	}
 	/* empty for good: every page of a mapping of it is past its end */
-	sys(t, arch_nr_fcntl, mfd, F_ADD_SEALS,
+	sys(t, arch_nr_fcntl, hf->mfd, F_ADD_SEALS,
 	    F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, 0, 0, 0);
+	err = revoke_dead_file(hf->pl, pid, hf->mfd);
+	if (err)
+		fail(hf->res, pid, 0, step, "dead_file_%s", errname(err));
+	hf->dead_revoked = !err;
+	return 0;
+}
 
+static void dead_file_close(struct holder_file *hf)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+
+	if (hf->mfd >= 0)
+		sys(hf->t, arch_nr_close, hf->mfd, 0, 0, 0, 0, 0);
+	if (hf->scratch)
+		sys(hf->t, arch_nr_munmap, hf->scratch, page, 0, 0, 0, 0);
+}
+
+/* remap_file_mappings: map the dead file over every mapping of the file. */
+static void holder_remap(struct revoke_file *file)
+{
+	struct holder_file *hf = revoke_file_private(file);
+	const struct held *h = hf->h;
+	pid_t pid = hf->t->tgid;
+	size_t i;
+	long r;
+
+	if (!h->nvmas || dead_file_open(hf, "unmap"))
+		return;
 	for (i = 0; i < h->nvmas; i++) {
 		const struct held_vma *v = &h->vmas[i];
 
-		r = sys(t, arch_nr_mmap, v->start, v->end - v->start, v->prot,
-			MAP_SHARED | MAP_FIXED, mfd, 0);
+		r = sys(hf->t, arch_nr_mmap, v->start, v->end - v->start,
+			v->prot, MAP_SHARED | MAP_FIXED, hf->mfd, 0);
 		if ((unsigned long)r == v->start)
-			res->rep.unmapped++;
+			hf->res->rep.unmapped++;
 		else
-			fail(res, pid, 0, "unmap", "%lx_%s", v->start,
+			fail(hf->res, pid, 0, "unmap", "%lx_%s", v->start,
 			     r == -EPERM ? "sealed" : errname(r));
 	}
+}
 
-	/*
-	 * Revoke the dead file itself whenever the holder keeps a way to it:
-	 * a descriptor, or a mapping, which /proc/PID/map_files would reopen.
-	 */
-	if ((release && h->nfds) || h->nvmas) {
-		err = revoke_dead_file(pl, pid, mfd);
-		if (err) {
-			fail(res, pid, 0, release ? "release" : "unmap",
-			     "dead_file_%s", errname(err));
-			release = false;
-		}
-	}
-	for (i = 0; release && i < h->nfds; i++) {
+/* awaken_all_waiters: every thread blocked in a call on the file. */
+static void holder_awaken(struct revoke_file *file)
+{
+	struct holder_file *hf = revoke_file_private(file);
+
+	wake_all(hf->t, hf->h, hf->res);
+}
+
+/* release, once: dup3() the dead file over each descriptor, if asked. */
+static int holder_release(struct revoke_inode *inode, struct revoke_file *file)
+{
+	struct holder_file *hf = revoke_file_private(file);
+	const struct held *h;
+	size_t i;
+	long r;
+
+	(void)inode;
+	/* the last put of a holder that was not stopped: nothing to undo */
+	if (!hf)
+		return 0;
+	h = hf->h;
+	if (!hf->release || !h->nfds || dead_file_open(hf, "release") ||
+	    !hf->dead_revoked)
+		return 0;
+	for (i = 0; i < h->nfds; i++) {
 		const struct held_fd *f = &h->fds[i];
 
-		r = sys(t, arch_nr_dup3, mfd, f->fd, f->cloexec ? O_CLOEXEC : 0,
-			0, 0, 0);
+		r = sys(hf->t, arch_nr_dup3, hf->mfd, f->fd,
+			f->cloexec ? O_CLOEXEC : 0, 0, 0, 0);
 		if (r == f->fd)
-			res->rep.released++;
+			hf->res->rep.released++;
 		else
-			fail(res, pid, 0, "release", "fd_%d_%s", f->fd, errname(r));
+			fail(hf->res, hf->t->tgid, 0, "release", "fd_%d_%s",
+			     f->fd, errname(r));
 	}
-	sys(t, arch_nr_close, mfd, 0, 0, 0, 0, 0);
-out_scratch:
-	sys(t, arch_nr_munmap, scratch, page, 0, 0, 0, 0);
+	return 0;
 }
+
+static const struct revoke_file_operations holder_fops = {
+	.awaken_all_waiters = holder_awaken,
+	.release = holder_release,
+};
 
 /* Does the holder need stopping, or are its descriptors all it has? */
 static bool needs_stop(const struct holder_proc *p, bool release)
@@ -397,38 +489,17 @@ static bool release_by_default(const struct holder_set *set)
 	return false;
 }
 
-static void wake_all(struct tracee *t, const struct held *h,
-		     struct pipeline_result *res)
-{
-	int fds[h->nfds ? h->nfds : 1];
-	size_t i;
-
-	for (i = 0; i < h->nfds; i++)
-		fds[i] = h->fds[i].fd;
-	for (i = 0; i < t->nr; i++) {
-		struct tracee_thread *th = &t->th[i];
-
-		switch (waiter_wake(t, th, fds, h->nfds)) {
-		case WAKE_NONE:
-			break;
-		case WAKE_RESTART:
-		case WAKE_COMPLETED:
-			res->rep.waiters++;
-			res->rep.woken++;
-			break;
-		case WAKE_FAILED:
-			res->rep.waiters++;
-			fail(res, t->tgid, th->tid, "wake", "poll_set_unreadable");
-			break;
-		}
-	}
-}
-
+/*
+ * Stop the holder of @file, substitute its table while it is stopped,
+ * and let it go.
+ */
 static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
-			const struct holder_proc *p, bool release,
-			struct pipeline_result *res)
+			const struct holder_proc *p, struct revoke_file *file,
+			bool release, struct pipeline_result *res)
 {
 	struct held h = {};
+	struct holder_file hf = { .pl = pl, .h = &h, .release = release,
+				  .res = res, .mfd = -1 };
 	struct tracee t;
 	char why[48];
 	int err;
@@ -457,9 +528,10 @@ static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
 	scan_maps(p->tgid, key, &h);
 	res->rep.fds += h.nfds;
 	res->rep.mappings += h.nvmas;
-	wake_all(&t, &h, res);
-	if (h.nvmas || (release && h.nfds))
-		inject(pl, &t, &h, release, res);
+	hf.t = &t;
+	revoke_file_set_private(file, &hf);
+	fops_substitute(file, &revoked_file_ops_eio, holder_remap);
+	dead_file_close(&hf);
 	tracee_detach(&t);
 	free(h.fds);
 	free(h.vmas);
@@ -516,6 +588,9 @@ static void drain(struct pipeline *pl, const struct revoke_key *key,
 	size_t i;
 	int n;
 
+	/* a thread just woken reads as running until it restarts or returns */
+	if (res->rep.woken)
+		nanosleep(&pause, NULL);
 	for (;;) {
 		if (holders_find(&pl->holders, key, &set))
 			return;
@@ -541,11 +616,29 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 		      struct pipeline_result *res)
 {
 	bool release = want_release(opts, release_by_default(set));
+	struct revoke_file **files;
+	struct revoke_inode inode;
 	size_t i;
 
+	/* the inode and its open files (the seed's i_files): its holders */
+	files = calloc(set->nr ? set->nr : 1, sizeof(*files));
+	if (!files || revoke_inode_init(&inode, &holder_fops, NULL)) {
+		fail(res, 0, 0, "stop", "ENOMEM");
+		free(files);
+		return;
+	}
 	for (i = 0; i < set->nr; i++)
-		if (set->procs[i].tgid != getpid())
-			handle_proc(pl, key, &set->procs[i], release, res);
+		if (set->procs[i].tgid != getpid() &&
+		    revoke_file_open(&inode, 0, &files[i]))
+			fail(res, set->procs[i].tgid, 0, "stop", "ENOMEM");
+	for (i = 0; i < set->nr; i++) {
+		if (!files[i])
+			continue;
+		handle_proc(pl, key, &set->procs[i], files[i], release, res);
+		revoke_file_put(files[i]);
+	}
+	revoke_inode_destroy(&inode);
+	free(files);
 	drain(pl, key, start + (uint64_t)opts->timeout_ms * 1000, res);
 }
 
