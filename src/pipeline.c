@@ -318,20 +318,15 @@ struct holder_file {
 	struct pipeline_result *res;
 	long scratch;		/* a page in the holder, 0 until needed */
 	long mfd;		/* the dead memfd in the holder, or < 0 */
-	bool dead_revoked;	/* ... and it is in the revoked set */
+	int dead_err;		/* 1 until it is revoked, then 0 or -errno */
 };
 
-/*
- * In the stopped holder, make the dead file once: an empty, sealed
- * memfd, itself revoked, since the holder keeps a way to it (the
- * descriptors it replaces, or mappings /proc/PID/map_files would reopen).
- */
+/* In the stopped holder, make the dead file once: an empty, sealed memfd. */
 static int dead_file_open(struct holder_file *hf, const char *step)
 {
 	const long page = sysconf(_SC_PAGESIZE);
 	struct tracee *t = hf->t;
 	pid_t pid = t->tgid;
-	int err;
 
 	if (hf->mfd >= 0)
 		return 0;
@@ -353,11 +348,24 @@ static int dead_file_open(struct holder_file *hf, const char *step)
 	/* empty for good: every page of a mapping of it is past its end */
 	sys(t, arch_nr_fcntl, hf->mfd, F_ADD_SEALS,
 	    F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, 0, 0, 0);
-	err = revoke_dead_file(hf->pl, pid, hf->mfd);
-	if (err)
-		fail(hf->res, pid, 0, step, "dead_file_%s", errname(err));
-	hf->dead_revoked = !err;
 	return 0;
+}
+
+/*
+ * Revoke the dead file, once, as soon as the holder keeps a way to it
+ * (mappings of it, which /proc/PID/map_files would reopen, or the
+ * descriptors about to be replaced): only after it is mapped, since our
+ * own mmap_file hook then refuses to map it.
+ */
+static int dead_file_revoke(struct holder_file *hf, const char *step)
+{
+	if (hf->dead_err == 1) {
+		hf->dead_err = revoke_dead_file(hf->pl, hf->t->tgid, hf->mfd);
+		if (hf->dead_err)
+			fail(hf->res, hf->t->tgid, 0, step, "dead_file_%s",
+			     errname(hf->dead_err));
+	}
+	return hf->dead_err;
 }
 
 static void dead_file_close(struct holder_file *hf)
@@ -392,6 +400,7 @@ static void holder_remap(struct revoke_file *file)
 			fail(hf->res, pid, 0, "unmap", "%lx_%s", v->start,
 			     r == -EPERM ? "sealed" : errname(r));
 	}
+	dead_file_revoke(hf, "unmap");
 }
 
 /* awaken_all_waiters: every thread blocked in a call on the file. */
@@ -416,7 +425,7 @@ static int holder_release(struct revoke_inode *inode, struct revoke_file *file)
 		return 0;
 	h = hf->h;
 	if (!hf->release || !h->nfds || dead_file_open(hf, "release") ||
-	    !hf->dead_revoked)
+	    dead_file_revoke(hf, "release"))
 		return 0;
 	for (i = 0; i < h->nfds; i++) {
 		const struct held_fd *f = &h->fds[i];
@@ -499,7 +508,7 @@ static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
 {
 	struct held h = {};
 	struct holder_file hf = { .pl = pl, .h = &h, .release = release,
-				  .res = res, .mfd = -1 };
+				  .res = res, .mfd = -1, .dead_err = 1 };
 	struct tracee t;
 	char why[48];
 	int err;

@@ -108,17 +108,20 @@ children_of() {
 }
 
 @test "holders that are killed while add handles them: add completes, the daemon lives, the file stays denied" {
-	local f i
+	local f i addpid st
 	f=$(new_file)
 	"$SWARM" "$FAULT_HOLDERS" 1 0 "$FAULT_HOLDERS" "$f" >"$D/swarm" 2>&1 3>&- &
 	SWARM_PID=$!
 	wait_line "$D/swarm" ready
 	revoke-bpf add "$f" >"$D/add" 2>&1 3>&- &
+	addpid=$!
 	sleep "0.$(printf %03d $(( RANDOM % 300 )))"
 	kill -9 $(children_of "$SWARM_PID")
-	run wait $!
+	# not "run wait": run's subshell cannot wait for this shell's child
+	st=0
+	wait "$addpid" || st=$?
 	cat "$D/add"
-	[ "$status" -eq 0 ]
+	[ "$st" -eq 0 ]
 	run stopped_tasks
 	[ -z "$output" ]
 	run cat "$f"
