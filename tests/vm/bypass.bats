@@ -7,15 +7,6 @@
 
 load lib
 
-setup_file() {
-	unload_all
-	start_daemon
-}
-
-teardown_file() {
-	unload_all
-}
-
 setup() {
 	F=$(new_file)
 	ADD="revoke-bpf add $F >/dev/null"

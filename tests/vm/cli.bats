@@ -6,15 +6,6 @@
 
 load lib
 
-setup_file() {
-	unload_all
-	start_daemon
-}
-
-teardown_file() {
-	unload_all
-}
-
 setup() {
 	F=$(new_file)
 	BEFORE=$(revoke-bpf list --json)

@@ -12,15 +12,6 @@ load lib
 LOOPCTL=$REPO/build/tests/loopctl
 N=5
 
-setup_file() {
-	unload_all
-	start_daemon
-}
-
-teardown_file() {
-	unload_all
-}
-
 setup() {
 	D=$(mktemp -d /tmp/device.XXXXXX)
 	KILL=()

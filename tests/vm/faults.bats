@@ -14,15 +14,6 @@ LINEARIZE_TRIALS=${LINEARIZE_TRIALS:-40}
 FAULT_HOLDERS=${FAULT_HOLDERS:-200}
 FAULT_KILLS=${FAULT_KILLS:-5}
 
-setup_file() {
-	unload_all
-	start_daemon
-}
-
-teardown_file() {
-	unload_all
-}
-
 setup() {
 	D=$(mktemp -d)
 	HOLDER_PID=

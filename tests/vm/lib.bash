@@ -53,6 +53,17 @@ unload_all() {
 	rm -rf /sys/fs/bpf/revoke-bpf
 }
 
+# Each suite starts with nothing loaded and a daemon of its own, and
+# leaves nothing loaded; a suite that needs more defines its own pair.
+setup_file() {
+	unload_all
+	start_daemon
+}
+
+teardown_file() {
+	unload_all
+}
+
 # new_file [DIR]: create a fresh file with some content and print its path.
 new_file() {
 	local f

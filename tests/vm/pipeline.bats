@@ -9,15 +9,6 @@
 
 load lib
 
-setup_file() {
-	unload_all
-	start_daemon
-}
-
-teardown_file() {
-	unload_all
-}
-
 setup() {
 	D=$(mktemp -d /tmp/pipeline.XXXXXX)
 	KILL=()
