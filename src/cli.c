@@ -30,15 +30,12 @@ static const char *cmd_name = "";
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
- * How many bytes at @s make one printable UTF-8 character: 0 for a
- * control character (C0, DEL, C1) or a malformed sequence.
- */
-static size_t printable_len(const unsigned char *s)
+/* How many bytes at @s make one UTF-8 character: 0 if malformed. */
+static size_t utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 
-	if (*s >= 0x20 && *s < 0x7f)
+	if (*s < 0x80)
 		return 1;
 	if (*s >= 0xc2 && *s <= 0xdf)
 		n = 2;
@@ -51,9 +48,18 @@ static size_t printable_len(const unsigned char *s)
 	for (i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
-	if (s[0] == 0xc2 && s[1] < 0xa0)
-		return 0;	/* C1 controls, U+0080-U+009F */
 	return n;
+}
+
+/*
+ * How many bytes at @s make one printable UTF-8 character: 0 for a
+ * control character (C0, DEL, C1) or a malformed sequence.
+ */
+static size_t printable_len(const unsigned char *s)
+{
+	if (*s < 0x20 || *s == 0x7f || (s[0] == 0xc2 && s[1] < 0xa0))
+		return 0;	/* C0, DEL, C1 (U+0080-U+009F) */
+	return utf8_len(s);
 }
 
 /*
@@ -96,18 +102,28 @@ static void fail(const char *fmt, ...)
 
 /* ---- output ---------------------------------------------------------- */
 
-static void json_string(const char *s)
+/*
+ * A JSON string.  JSON is UTF-8: a byte that is not (a file name may hold
+ * any) becomes U+FFFD, as jq and most decoders do.
+ */
+static void json_string(const char *str)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+	putchar('"');
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			printf("\\%c", *s++);
+		} else if (*s < 0x20) {
+			printf("\\u%04x", *s++);
+		} else if ((n = utf8_len(s))) {
+			fwrite(s, 1, n, stdout);
+			s += n;
+		} else {
+			printf("\\ufffd");
+			s++;
+		}
 	}
 	putchar('"');
 }

@@ -206,6 +206,19 @@ refused() {
 	state_unchanged
 }
 
+@test "add --json of a file whose name is not UTF-8 is still valid JSON" {
+	local d
+	d=$(mktemp -d)
+	echo x > "$d/bad"$'\xff'"name"
+	run revoke-bpf add --json "$d/bad"$'\xff'"name"
+	revoke-bpf del "$d/bad"$'\xff'"name" >/dev/null
+	rm -rf "$d"
+	[ "$status" -eq 0 ]
+	# JSON is UTF-8: the stray byte is U+FFFD, never the raw byte
+	[[ $output == *"\"path\":\"$d/bad\\ufffdname\""* ]]
+	[[ $output != *$'\xff'* ]]
+}
+
 @test "a directory is refused" {
 	run revoke-bpf add /tmp
 	[ "$status" -eq 1 ]
