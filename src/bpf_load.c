@@ -107,6 +107,30 @@ static bool obj_pinned(const char *dir, const char *name)
  *
  * Return: 0 to REVOKE_NR_PROGS.
  */
+/**
+ * revoke_bpf_count_keys() - how many entries a hash map holds
+ * @map_fd: the map
+ * @key_size: the size of its keys, at most 64 bytes
+ * @count: the number
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoke_bpf_count_keys(int map_fd, size_t key_size, uint64_t *count)
+{
+	unsigned char key[64], next[64];
+	void *prev = NULL;
+
+	if (key_size > sizeof(key))
+		return -EINVAL;
+	*count = 0;
+	while (!bpf_map_get_next_key(map_fd, prev, next)) {
+		memcpy(key, next, key_size);
+		prev = key;
+		(*count)++;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 int revoke_bpf_count_attached(const char *pin_dir)
 {
 	int i, n = 0;

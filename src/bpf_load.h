@@ -51,6 +51,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 		    uint32_t max_entries, bool verbose, char *err, size_t errlen);
 void revoke_bpf_close(struct revoke_bpf *rb);
 int revoke_bpf_count_attached(const char *pin_dir);
+int revoke_bpf_count_keys(int map_fd, size_t key_size, uint64_t *count);
 int revoke_bpf_unload(const char *pin_dir);
 
 #endif /* REVOKE_BPF_LOAD_H */

@@ -73,15 +73,6 @@ static int read_count(struct revoke_bpf *rb, uint64_t *count)
 	return err;
 }
 
-static int count_one(const struct revoke_key *key, const struct revoke_val *val,
-		     void *ctx)
-{
-	(void)key;
-	(void)val;
-	(*(uint64_t *)ctx)++;
-	return 0;
-}
-
 /**
  * revoked_map_count() - number of entries in the revoked set
  * @rb: the daemon's handles
@@ -91,8 +82,8 @@ static int count_one(const struct revoke_key *key, const struct revoke_val *val,
  */
 int revoked_map_count(struct revoke_bpf *rb, uint64_t *count)
 {
-	*count = 0;
-	return revoked_map_for_each(rb, count_one, count);
+	return revoke_bpf_count_keys(rb->revoked_fd, sizeof(struct revoke_key),
+				     count);
 }
 
 /**

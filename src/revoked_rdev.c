@@ -154,15 +154,6 @@ int revoked_rdev_del(struct revoke_bpf *rb, const struct revoke_rdev_key *key,
 	return revoked_rdev_sync(rb, &count);
 }
 
-static int count_one(const struct revoke_rdev_key *key,
-		     const struct revoke_rdev_val *val, void *ctx)
-{
-	(void)key;
-	(void)val;
-	(*(uint64_t *)ctx)++;
-	return 0;
-}
-
 /**
  * revoked_rdev_count() - count the revoked devices
  * @rb: the daemon's handles
@@ -172,8 +163,8 @@ static int count_one(const struct revoke_rdev_key *key,
  */
 int revoked_rdev_count(struct revoke_bpf *rb, uint64_t *count)
 {
-	*count = 0;
-	return revoked_rdev_for_each(rb, count_one, count);
+	return revoke_bpf_count_keys(rb->rdev_fd, sizeof(struct revoke_rdev_key),
+				     count);
 }
 
 /**

@@ -59,6 +59,9 @@ int main(void)
 	CHECK("a key not added has its bit clear", !bit_set(&c));
 	CHECK("a second key in the same word gets its bit too",
 	      !revoked_map_add(&rb, &b, &ch) && bit_set(&b) && bit_set(&a));
+	CHECK("count and sync see both keys",
+	      !revoked_map_count(&rb, &count) && count == 2 &&
+	      !revoked_map_sync(&rb, &count) && count == 2);
 	CHECK("del of one key clears its bit",
 	      !revoked_map_del(&rb, &a, &ch) && ch == REVOKE_DELETED && !bit_set(&a));
 	CHECK("and keeps the bit of the other key in the same word", bit_set(&b));
