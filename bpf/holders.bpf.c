@@ -8,7 +8,9 @@
  * file whose (s_dev, i_ino) is a key of "holder_targets", or whose
  * device number is a key of "holder_rdev_targets".  One read of
  * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
- * every process.
+ * every process.  A third walks every user thread and writes the system
+ * call it is in (struct revoke_thread): one read of it replaces a read of
+ * /proc/PID/task/TID/syscall per thread.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -36,6 +38,7 @@ struct {
 #define S_IFMT  00170000
 #define S_IFBLK 0060000
 #define S_IFCHR 0020000
+#define PF_KTHREAD 0x00200000
 
 static __always_inline bool rdev_target(struct inode *inode)
 {
@@ -103,6 +106,47 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
 	rec.start = BPF_CORE_READ(vma, vm_start);
 	rec.end = BPF_CORE_READ(vma, vm_end);
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/*
+ * The system call a thread is in, from the user registers the kernel
+ * saved on its entry (what /proc/PID/task/TID/syscall reads).
+ */
+#if defined(__TARGET_ARCH_x86)
+static __always_inline void syscall_of(const struct pt_regs *regs,
+				       struct revoke_thread *rec)
+{
+	rec->nr = (long)regs->orig_ax;
+	rec->args[0] = regs->di;
+	rec->args[1] = regs->si;
+	rec->args[2] = regs->dx;
+	rec->args[3] = regs->r10;
+	rec->args[4] = regs->r8;
+	rec->args[5] = regs->r9;
+}
+#else
+#error "the thread iterator reads x86_64 registers only (see src/arch.h)"
+#endif
+
+SEC("iter/task")
+int revoke_holder_threads(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct revoke_thread rec = {};
+	struct pt_regs *regs;
+
+	if (!task || !task->mm || (task->flags & PF_KTHREAD))
+		return 0;
+	regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	if (!regs)
+		return 0;
+	rec.tgid = task->tgid;
+	rec.tid = task->pid;
+	rec.start_boottime = task->group_leader->start_boottime;
+	rec.state = task->__state;
+	syscall_of(regs, &rec);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

@@ -214,6 +214,29 @@ struct revoke_holder {
 	__u64 start_boottime;
 };
 
+/**
+ * struct revoke_thread - one record of the thread iterator
+ *	(bpf/holders.bpf.c): a user thread and the system call it is in, as
+ *	/proc/PID/task/TID/syscall would tell, read in one pass over all
+ *	threads instead of one file per thread
+ * @tgid: its process
+ * @tid: the thread
+ * @start_boottime: when its process started (see struct revoke_holder)
+ * @state: the task's __state: 0 while it runs or may run, else it sleeps
+ *	(or is stopped) and @nr and @args are settled
+ * @nr: the system call it is in, or -1 if none
+ * @args: that call's six arguments
+ */
+struct revoke_thread {
+	__u32 tgid;
+	__u32 tid;
+	__u64 start_boottime;
+	__u32 state;
+	__u32 pad;
+	__s64 nr;
+	__u64 args[6];
+};
+
 /* Capacity of the iterators' target set: inodes looked for in one pass. */
 #define REVOKE_HOLDER_TARGETS 1024
 

@@ -5,7 +5,8 @@
  *
  * The iterators are loaded once, when the daemon starts; each search puts
  * the target in "holder_targets", reads both iterators to the end, and
- * takes the target out again.
+ * takes the target out again.  The thread iterator needs no target: it
+ * reports every user thread.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +39,8 @@ int holders_open(struct holders *h, char *err, size_t errlen)
 	if (!h->skel) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot load the holder iterators "
-			 "(iter/task_file, iter/task_vma; Linux 5.12 or later): %s",
+			 "(iter/task_file, iter/task_vma, iter/task with "
+			 "bpf_task_pt_regs; Linux 5.15 or later): %s",
 			 strerror(-ret));
 		return ret;
 	}
@@ -46,7 +48,10 @@ int holders_open(struct holders *h, char *err, size_t errlen)
 					       NULL);
 	h->vmas_link = bpf_program__attach_iter(h->skel->progs.revoke_holder_vmas,
 						NULL);
-	if (!h->fds_link || !h->vmas_link) {
+	h->threads_link =
+		bpf_program__attach_iter(h->skel->progs.revoke_holder_threads,
+					 NULL);
+	if (!h->fds_link || !h->vmas_link || !h->threads_link) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot attach the holder iterators: %s",
 			 strerror(-ret));
@@ -60,6 +65,7 @@ void holders_close(struct holders *h)
 {
 	bpf_link__destroy(h->fds_link);
 	bpf_link__destroy(h->vmas_link);
+	bpf_link__destroy(h->threads_link);
 	holders_bpf_skel__destroy(h->skel);
 	memset(h, 0, sizeof(*h));
 }
@@ -132,11 +138,15 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 	return 0;
 }
 
-/* Read one iterator to its end, adding its records to @set. */
-static int run_iter(struct bpf_link *link, struct holder_set *set)
+/*
+ * Read one iterator to its end, passing each record of @size bytes to
+ * @add with @ctx; stop at the first error @add returns.
+ */
+static int run_iter(struct bpf_link *link, size_t size,
+		    int (*add)(void *ctx, const void *rec), void *ctx)
 {
-	struct revoke_holder recs[256];
-	size_t have = 0, i;
+	char buf[16384] __attribute__((aligned(8)));
+	size_t have = 0, used;
 	ssize_t n;
 	int fd, err = 0;
 
@@ -144,7 +154,7 @@ static int run_iter(struct bpf_link *link, struct holder_set *set)
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		n = read(fd, (char *)recs + have, sizeof(recs) - have);
+		n = read(fd, buf + have, sizeof(buf) - have);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -153,17 +163,21 @@ static int run_iter(struct bpf_link *link, struct holder_set *set)
 			break;
 		}
 		have += (size_t)n;
-		for (i = 0; i + 1 <= have / sizeof(recs[0]) && !err; i++)
-			err = add_record(set, &recs[i]);
+		for (used = 0; used + size <= have && !err; used += size)
+			err = add(ctx, buf + used);
 		if (err)
 			break;
 		/* keep a partial record for the next read */
-		memmove(recs, (char *)recs + i * sizeof(recs[0]),
-			have - i * sizeof(recs[0]));
-		have -= i * sizeof(recs[0]);
+		memmove(buf, buf + used, have - used);
+		have -= used;
 	}
 	close(fd);
 	return err;
+}
+
+static int add_holder(void *set, const void *rec)
+{
+	return add_record(set, rec);
 }
 
 /* Put @key in @map, read both iterators into @set, take @key out again. */
@@ -176,9 +190,10 @@ static int find(struct holders *h, int map, const void *key,
 	memset(set, 0, sizeof(*set));
 	if (bpf_map_update_elem(map, key, &one, BPF_ANY))
 		return -errno;
-	err = run_iter(h->fds_link, set);
+	err = run_iter(h->fds_link, sizeof(struct revoke_holder), add_holder, set);
 	if (!err)
-		err = run_iter(h->vmas_link, set);
+		err = run_iter(h->vmas_link, sizeof(struct revoke_holder),
+			       add_holder, set);
 	bpf_map_delete_elem(map, key);
 	if (err)
 		holder_set_free(set);
@@ -246,6 +261,94 @@ int holder_pidfd(const struct holder_proc *p)
 		return -ESRCH;
 	}
 	return pidfd;
+}
+
+static int add_thread(void *ctx, const void *rec)
+{
+	struct holder_threads *ts = ctx;
+	struct revoke_thread *th;
+
+	if (ts->nr == ts->cap) {
+		size_t cap = ts->cap ? 2 * ts->cap : 1024;
+
+		th = realloc(ts->th, cap * sizeof(*th));
+		if (!th)
+			return -ENOMEM;
+		ts->th = th;
+		ts->cap = cap;
+	}
+	memcpy(&ts->th[ts->nr++], rec, sizeof(*th));
+	return 0;
+}
+
+static int by_tgid_tid(const void *a, const void *b)
+{
+	const struct revoke_thread *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/**
+ * holders_threads() - every user thread and the system call it is in
+ * @h: the loaded iterators
+ * @ts: the result, sorted by process; free it with holder_threads_free()
+ *
+ * One pass of the thread iterator: what /proc/PID/task/TID/syscall says
+ * of every thread, without opening a file per thread.
+ *
+ * Return: 0 or a negative errno.
+ */
+int holders_threads(struct holders *h, struct holder_threads *ts)
+{
+	int err;
+
+	memset(ts, 0, sizeof(*ts));
+	err = run_iter(h->threads_link, sizeof(struct revoke_thread),
+		       add_thread, ts);
+	if (err) {
+		holder_threads_free(ts);
+		return err;
+	}
+	qsort(ts->th, ts->nr, sizeof(*ts->th), by_tgid_tid);
+	return 0;
+}
+
+/**
+ * holder_threads_of() - the threads of one holder
+ * @ts: from holders_threads()
+ * @p: the holder
+ * @n: set to their number (0 if it has exited, or its pid names another
+ *	process now)
+ *
+ * Return: the first of them, in @ts.
+ */
+const struct revoke_thread *holder_threads_of(const struct holder_threads *ts,
+					      const struct holder_proc *p,
+					      size_t *n)
+{
+	size_t lo = 0, hi = ts->nr, end;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ts->th[mid].tgid < (uint32_t)p->tgid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < ts->nr && ts->th[end].tgid == (uint32_t)p->tgid;)
+		end++;
+	*n = end > lo && ts->th[lo].start_boottime == p->start_boottime ?
+	     end - lo : 0;
+	return ts->th + lo;
+}
+
+void holder_threads_free(struct holder_threads *ts)
+{
+	free(ts->th);
+	memset(ts, 0, sizeof(*ts));
 }
 
 void holder_set_free(struct holder_set *set)

@@ -20,11 +20,13 @@ struct bpf_link;
  * @skel: their skeleton
  * @fds_link: the iter/task_file link
  * @vmas_link: the iter/task_vma link
+ * @threads_link: the iter/task link (threads and their system calls)
  */
 struct holders {
 	struct holders_bpf_skel *skel;
 	struct bpf_link *fds_link;
 	struct bpf_link *vmas_link;
+	struct bpf_link *threads_link;
 };
 
 struct holder_vma {
@@ -69,12 +71,29 @@ struct holder_set {
 	size_t ninodes;
 };
 
+/**
+ * struct holder_threads - every user thread, sorted by process and thread
+ * @th: the threads
+ * @nr: their number
+ * @cap: room in @th
+ */
+struct holder_threads {
+	struct revoke_thread *th;
+	size_t nr;
+	size_t cap;
+};
+
 int holders_open(struct holders *h, char *err, size_t errlen);
 void holders_close(struct holders *h);
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);
 int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set);
+int holders_threads(struct holders *h, struct holder_threads *ts);
+const struct revoke_thread *holder_threads_of(const struct holder_threads *ts,
+					      const struct holder_proc *p,
+					      size_t *n);
+void holder_threads_free(struct holder_threads *ts);
 int holder_pidfd(const struct holder_proc *p);
 void holder_set_free(struct holder_set *set);
 

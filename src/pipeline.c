@@ -446,27 +446,74 @@ static const struct revoke_file_operations holder_fops = {
 	.release = holder_release,
 };
 
-/* Does the holder need stopping, or are its descriptors all it has? */
-static bool needs_stop(const struct holder_proc *p, bool release)
+/*
+ * What one holder needs, from the system call each of its threads is in
+ * (the thread iterator's snapshot): all its threads stopped, if it has
+ * mappings, descriptors to release, or a thread running (which may be
+ * inside an operation on the file); else only its waiters interrupted,
+ * each blocked in a call on the file; else nothing.
+ */
+struct holder_work {
+	const struct holder_proc *p;
+	bool gone;		/* exited, or its pid names another process */
+	bool stop;		/* stop every thread */
+	pid_t *kick;		/* else: the waiters to interrupt */
+	size_t nkick;
+	struct tracee t;	/* the waiters, once interrupted */
+	int err;		/* interrupting them failed: @why says why */
+	char why[48];
+};
+
+static int plan_holder(struct holder_work *w, const struct holder_threads *ts,
+		       bool release)
 {
-	char path[64];
-	struct dirent *de;
-	bool need = p->nvmas || release;
-	DIR *dir;
+	const struct holder_proc *p = w->p;
+	const struct revoke_thread *th;
+	size_t n, i;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->tgid);
-	dir = opendir(path);
-	if (!dir)
-		return false;	/* exited */
-	while (!need && (de = readdir(dir))) {
-		pid_t tid = (pid_t)atoi(de->d_name);
-
-		if (tid > 0 && waiter_peek(p->tgid, tid, p->fds, p->nfds, false) !=
-			       WAITER_NO)
-			need = true;
+	th = holder_threads_of(ts, p, &n);
+	w->gone = !n;
+	w->stop = p->nvmas || release;
+	for (i = 0; i < n && !w->stop; i++) {
+		switch (waiter_peek(&th[i], p->fds, p->nfds, true)) {
+		case WAITER_NO:
+			break;
+		case WAITER_MAYBE:
+			w->stop = true;
+			break;
+		case WAITER_YES:
+			if (!w->kick) {
+				w->kick = calloc(n, sizeof(*w->kick));
+				if (!w->kick)
+					return -ENOMEM;
+			}
+			w->kick[w->nkick++] = (pid_t)th[i].tid;
+			break;
+		}
 	}
-	closedir(dir);
-	return need;
+	return 0;
+}
+
+/*
+ * Interrupt the waiters of every holder that needs nothing else, all
+ * before waiting for any: each stops while the others are interrupted.
+ */
+static void interrupt_waiters(struct holder_work *work, size_t nwork)
+{
+	struct holder_work *w;
+	int pidfd;
+
+	for (w = work; w < work + nwork; w++) {
+		if (w->gone || w->stop || !w->nkick)
+			continue;
+		pidfd = holder_pidfd(w->p);
+		if (pidfd < 0) {
+			w->gone = true;
+			continue;
+		}
+		w->err = tracee_interrupt(&w->t, w->p->tgid, pidfd, w->kick,
+					  w->nkick, w->why, sizeof(w->why));
+	}
 }
 
 /*
@@ -498,11 +545,50 @@ static bool release_by_default(const struct holder_set *set)
 	return false;
 }
 
+/* Substitute @file's table while @hf's threads are stopped. */
+static void substitute(struct revoke_file *file, struct holder_file *hf)
+{
+	revoke_file_set_private(file, hf);
+	fops_substitute(file, &revoked_file_ops_eio, holder_remap);
+	dead_file_close(hf);
+}
+
 /*
- * Stop the holder of @file, substitute its table while it is stopped,
- * and let it go.
+ * A holder that needs only its waiters woken: wait for the stops
+ * interrupt_waiters() asked for, and substitute its file's table, which
+ * wakes them; let them go.
  */
-static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
+static void handle_waiters(struct holder_work *w, struct revoke_file *file,
+			   struct pipeline_result *res)
+{
+	const struct holder_proc *p = w->p;
+	struct held_fd fds[p->nfds ? p->nfds : 1];
+	struct held h = { .fds = fds, .nfds = p->nfds };
+	struct holder_file hf = { .h = &h, .res = res, .mfd = -1,
+				  .dead_err = 1, .t = &w->t };
+	size_t i;
+
+	res->rep.fds += p->nfds;
+	if (w->err) {
+		fail(res, p->tgid, 0, "stop", "%s", w->why);
+		return;
+	}
+	if (tracee_wait(&w->t, STOP_TIMEOUT_MS, w->why, sizeof(w->why)))
+		return;	/* it exited, and let go of everything */
+	if (w->t.unstopped)
+		fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
+		     w->t.unstopped);
+	for (i = 0; i < p->nfds; i++)
+		fds[i] = (struct held_fd){ .fd = p->fds[i] };
+	substitute(file, &hf);
+	tracee_detach(&w->t);
+}
+
+/*
+ * Stop every thread of the holder of @file, substitute its table while
+ * it is stopped, and let it go.
+ */
+static void handle_stop(struct pipeline *pl, const struct revoke_key *key,
 			const struct holder_proc *p, struct revoke_file *file,
 			bool release, struct pipeline_result *res)
 {
@@ -513,11 +599,6 @@ static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
 	char why[48];
 	int err;
 
-	res->rep.holders++;
-	if (!needs_stop(p, release)) {
-		res->rep.fds += p->nfds;
-		return;
-	}
 	err = holder_pidfd(p);
 	if (err >= 0)
 		err = tracee_attach(&t, p->tgid, err, STOP_TIMEOUT_MS, why,
@@ -538,12 +619,25 @@ static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
 	res->rep.fds += h.nfds;
 	res->rep.mappings += h.nvmas;
 	hf.t = &t;
-	revoke_file_set_private(file, &hf);
-	fops_substitute(file, &revoked_file_ops_eio, holder_remap);
-	dead_file_close(&hf);
+	substitute(file, &hf);
 	tracee_detach(&t);
 	free(h.fds);
 	free(h.vmas);
+}
+
+static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
+			struct holder_work *w, struct revoke_file *file,
+			bool release, struct pipeline_result *res)
+{
+	res->rep.holders++;
+	if (w->gone)
+		return;
+	if (w->stop)
+		handle_stop(pl, key, w->p, file, release, res);
+	else if (w->nkick)
+		handle_waiters(w, file, res);
+	else
+		res->rep.fds += w->p->nfds;
 }
 
 static bool failed_before(const struct pipeline_result *res, pid_t pid)
@@ -557,42 +651,39 @@ static bool failed_before(const struct pipeline_result *res, pid_t pid)
 }
 
 /* Threads of @p still blocked in a call on the file; record them if @last. */
-static int count_blocked(const struct holder_proc *p, bool last,
+static int count_blocked(const struct holder_proc *p,
+			 const struct holder_threads *ts, bool last,
 			 struct pipeline_result *res)
 {
-	char path[64];
-	struct dirent *de;
+	const struct revoke_thread *th;
+	size_t nth, i;
 	int n = 0;
-	DIR *dir;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)p->tgid);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((de = readdir(dir))) {
-		pid_t tid = (pid_t)atoi(de->d_name);
-
-		if (tid <= 0 ||
-		    waiter_peek(p->tgid, tid, p->fds, p->nfds, true) != WAITER_YES)
+	th = holder_threads_of(ts, p, &nth);
+	for (i = 0; i < nth; i++) {
+		if (waiter_peek(&th[i], p->fds, p->nfds, true) != WAITER_YES)
 			continue;
 		n++;
 		if (last)
-			fail(res, p->tgid, tid, "drain", "still_blocked_on_file");
+			fail(res, p->tgid, (pid_t)th[i].tid, "drain",
+			     "still_blocked_on_file");
 	}
-	closedir(dir);
 	return n;
 }
 
 /*
  * Wait until no thread of a holder we handled is blocked in a call on the
  * file.  Holders that already failed are not waited for: their failure
- * says why.
+ * says why.  Only threads that existed when the holders were found can
+ * be inside an operation that began before the revocation; the
+ * descriptors they named then are the ones to look for, even if a
+ * release has replaced them since.
  */
-static void drain(struct pipeline *pl, const struct revoke_key *key,
-		  uint64_t deadline, struct pipeline_result *res)
+static void drain(struct pipeline *pl, const struct holder_work *work,
+		  size_t nwork, uint64_t deadline, struct pipeline_result *res)
 {
 	struct timespec pause = { 0, DRAIN_POLL_MS * 1000000L };
-	struct holder_set set;
+	struct holder_threads ts;
 	bool last = false;
 	size_t i;
 	int n;
@@ -601,18 +692,65 @@ static void drain(struct pipeline *pl, const struct revoke_key *key,
 	if (res->rep.woken)
 		nanosleep(&pause, NULL);
 	for (;;) {
-		if (holders_find(&pl->holders, key, &set))
+		if (holders_threads(&pl->holders, &ts))
 			return;
 		last = now_us() >= deadline;
-		for (n = 0, i = 0; i < set.nr; i++)
-			if (set.procs[i].tgid != getpid() &&
-			    !failed_before(res, set.procs[i].tgid))
-				n += count_blocked(&set.procs[i], last, res);
-		holder_set_free(&set);
+		for (n = 0, i = 0; i < nwork; i++)
+			if (!work[i].gone &&
+			    !failed_before(res, work[i].p->tgid))
+				n += count_blocked(work[i].p, &ts, last, res);
+		holder_threads_free(&ts);
 		if (!n || last)
 			return;
 		nanosleep(&pause, NULL);
 	}
+}
+
+static void work_free(struct holder_work *work, size_t nwork)
+{
+	size_t i;
+
+	for (i = 0; i < nwork; i++)
+		free(work[i].kick);
+	free(work);
+}
+
+/*
+ * The holders of @set but ourselves, each with what it needs; NULL if
+ * memory or the thread snapshot is short (the failure is in @res).
+ */
+static struct holder_work *plan(struct pipeline *pl,
+				const struct holder_set *set, bool release,
+				size_t *nwork, struct pipeline_result *res)
+{
+	struct holder_threads ts;
+	struct holder_work *work;
+	size_t i;
+	int err;
+
+	*nwork = 0;
+	err = holders_threads(&pl->holders, &ts);
+	if (err) {
+		fail(res, 0, 0, "stop", "threads_%s", errname(err));
+		return NULL;
+	}
+	work = calloc(set->nr ? set->nr : 1, sizeof(*work));
+	for (i = 0; work && i < set->nr; i++) {
+		struct holder_work *w = &work[*nwork];
+
+		if (set->procs[i].tgid == getpid())
+			continue;
+		w->p = &set->procs[i];
+		++*nwork;
+		if (plan_holder(w, &ts, release)) {
+			work_free(work, *nwork);
+			work = NULL;
+		}
+	}
+	holder_threads_free(&ts);
+	if (!work)
+		fail(res, 0, 0, "stop", "ENOMEM");
+	return work;
 }
 
 /*
@@ -626,29 +764,37 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 {
 	bool release = want_release(opts, release_by_default(set));
 	struct revoke_file **files;
+	struct holder_work *work;
 	struct revoke_inode inode;
-	size_t i;
+	size_t i, nwork;
 
+	work = plan(pl, set, release, &nwork, res);
+	if (!work)
+		return;
 	/* the inode and its open files (the seed's i_files): its holders */
-	files = calloc(set->nr ? set->nr : 1, sizeof(*files));
+	files = calloc(nwork ? nwork : 1, sizeof(*files));
 	if (!files || revoke_inode_init(&inode, &holder_fops, NULL)) {
 		fail(res, 0, 0, "stop", "ENOMEM");
 		free(files);
+		work_free(work, nwork);
 		return;
 	}
-	for (i = 0; i < set->nr; i++)
-		if (set->procs[i].tgid != getpid() &&
-		    revoke_file_open(&inode, 0, &files[i]))
-			fail(res, set->procs[i].tgid, 0, "stop", "ENOMEM");
-	for (i = 0; i < set->nr; i++) {
-		if (!files[i])
-			continue;
-		handle_proc(pl, key, &set->procs[i], files[i], release, res);
-		revoke_file_put(files[i]);
+	for (i = 0; i < nwork; i++)
+		if (revoke_file_open(&inode, 0, &files[i]))
+			fail(res, work[i].p->tgid, 0, "stop", "ENOMEM");
+	interrupt_waiters(work, nwork);
+	for (i = 0; i < nwork; i++) {
+		if (files[i]) {
+			handle_proc(pl, key, &work[i], files[i], release, res);
+			revoke_file_put(files[i]);
+		} else if (!work[i].err && work[i].t.nr) {
+			tracee_detach(&work[i].t);	/* interrupted for nothing */
+		}
 	}
 	revoke_inode_destroy(&inode);
 	free(files);
-	drain(pl, key, start + (uint64_t)opts->timeout_ms * 1000, res);
+	drain(pl, work, nwork, start + (uint64_t)opts->timeout_ms * 1000, res);
+	work_free(work, nwork);
 }
 
 static void finish(const struct pipeline_opts *opts, uint64_t start,

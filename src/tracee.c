@@ -394,6 +394,113 @@ int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 }
 
 /* Resume @th to its next syscall stop, holding back signals meanwhile. */
+/* Is thread @tid, stopped by us (so its number is not reused), of @tgid? */
+static bool thread_of(pid_t tgid, pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)tgid, (int)tid);
+	return !access(path, F_OK);
+}
+
+/**
+ * tracee_interrupt() - interrupt some threads of a process, without
+ *	waiting for them
+ * @t: the result
+ * @tgid: the process
+ * @pidfd: a pidfd on it (see holder_pidfd()); @t owns it from now on
+ * @tids: the threads, each seen blocked in a system call
+ * @n: their number
+ * @why: on failure, a one-word reason (traced_by_pid_N, ...)
+ * @whylen: size of @why
+ *
+ * Each thread is seized and interrupted: a thread blocked in a system
+ * call leaves it, to restart it when it is let go.  The process's other
+ * threads run on, so nothing can be injected into such a tracee; many
+ * processes can be interrupted before tracee_wait() waits for any.
+ *
+ * Return: 0, or a negative errno with nothing left seized.
+ */
+int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,
+		     const pid_t *tids, size_t n, char *why, size_t whylen)
+{
+	size_t i;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->tgid = tgid;
+	t->injector = -1;
+	t->pidfd = pidfd;
+	for (i = 0; i < n; i++) {
+		err = seize(tids[i]);
+		if (err == -ESRCH ||
+		    (err == -EPERM && thread_is_zombie(tgid, tids[i])))
+			continue;	/* exited meanwhile */
+		if (err) {
+			int tracer = tracer_of(tgid);
+
+			if (tracer)
+				snprintf(why, whylen, "traced_by_pid_%d", tracer);
+			else
+				snprintf(why, whylen, "ptrace_%s",
+					 strerrorname_np(-err) ?: "refused");
+			goto fail;
+		}
+		err = add_thread(t, tids[i]);
+		if (err) {
+			ptrace(PTRACE_DETACH, tids[i], NULL, NULL);
+			snprintf(why, whylen, "ENOMEM");
+			goto fail;
+		}
+		ptrace(PTRACE_INTERRUPT, tids[i], NULL, NULL);
+	}
+	return 0;
+fail:
+	tracee_detach(t);
+	return err;
+}
+
+/**
+ * tracee_wait() - wait for the threads tracee_interrupt() interrupted
+ * @t: from tracee_interrupt()
+ * @timeout_ms: how long to wait for them to stop
+ * @why: on failure, a one-word reason
+ * @whylen: size of @why
+ *
+ * A stopped thread that is not (or no longer) one of the process's is let
+ * go at once; threads that do not stop in time are counted in
+ * @t->unstopped, as tracee_attach() does.
+ *
+ * Return: 0, or -ESRCH (the process exited) with nothing left seized.
+ */
+int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
+{
+	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	size_t i;
+
+	wait_all_stops(t, deadline);
+	if (syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0)) {
+		snprintf(why, whylen, "exited");
+		tracee_detach(t);
+		return -ESRCH;
+	}
+	for (i = 0; i < t->nr; i++) {
+		struct tracee_thread *th = &t->th[i];
+
+		if (!th->tid)
+			continue;
+		if (!th->stopped) {
+			t->unstopped++;
+			continue;
+		}
+		if (!thread_of(t->tgid, th->tid)) {
+			ptrace(PTRACE_DETACH, th->tid, NULL, NULL);
+			th->tid = 0;
+		}
+	}
+	return 0;
+}
+
 static int next_syscall_stop(struct tracee_thread *th)
 {
 	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
@@ -428,14 +535,16 @@ static int next_syscall_stop(struct tracee_thread *th)
 int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 		   long *ret)
 {
-	struct tracee_thread *th = &t->th[t->injector];
-	arch_regs_t regs = th->saved;
+	struct tracee_thread *th;
+	arch_regs_t regs;
 	int err;
 
-	if (!t->syscall_ip)
+	if (t->injector < 0 || !t->syscall_ip)
 		return -ENOEXEC;
+	th = &t->th[t->injector];
 	if (!th->stopped)
 		return -ESRCH;
+	regs = th->saved;
 	if (!th->injecting) {
 		ptrace(PTRACE_SETOPTIONS, th->tid, NULL,
 		       (void *)(long)(SEIZE_OPTS | PTRACE_O_EXITKILL));

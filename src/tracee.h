@@ -64,6 +64,9 @@ struct tracee {
 
 int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen);
+int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,
+		     const pid_t *tids, size_t n, char *why, size_t whylen);
+int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen);
 int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 		   long *ret);
 int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len);

@@ -51,40 +51,26 @@ static bool fdarg_match(const struct arch_waiter *w,
 
 /**
  * waiter_peek() - is a thread blocked in a system call on one of @fds?
- * @tgid: its process
- * @tid: the thread
- * @fds: the process's descriptors of the revoked file
+ * @th: the thread, as the thread iterator saw it (holders_threads())
+ * @fds: its process's descriptors of the revoked file
  * @nfds: their number
  * @precise: read poll sets from the process's memory rather than answer
  *	WAITER_MAYBE for poll-like calls
  *
- * Reads /proc/TGID/task/TID/syscall, which the kernel fills only for a
- * thread that is blocked: a running thread reads as WAITER_MAYBE.
+ * A running thread reads as WAITER_MAYBE: its registers are not settled.
  */
-enum waiter_state waiter_peek(pid_t tgid, pid_t tid, const int *fds,
+enum waiter_state waiter_peek(const struct revoke_thread *th, const int *fds,
 			      size_t nfds, bool precise)
 {
-	unsigned long args[6];
+	struct tracee t = { .tgid = (pid_t)th->tgid };
+	const unsigned long *args = (const unsigned long *)th->args;
 	struct arch_waiter w;
-	struct tracee t = { .tgid = tgid };
-	char path[80], buf[256];
-	long nr;
-	FILE *f;
-	int n;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)tgid,
-		 (int)tid);
-	f = fopen(path, "re");
-	if (!f)
-		return WAITER_NO;	/* gone */
-	n = fgets(buf, sizeof(buf), f) ? 1 : 0;
-	fclose(f);
-	if (!n || !strncmp(buf, "running", 7))
+	if (th->state == 0)
 		return WAITER_MAYBE;
-	if (sscanf(buf, "%ld %lx %lx %lx %lx %lx %lx", &nr, &args[0], &args[1],
-		   &args[2], &args[3], &args[4], &args[5]) != 7)
-		return WAITER_NO;	/* -1: not in a system call */
-	w = arch_waiter_of(nr);
+	if (th->nr < 0)
+		return WAITER_NO;	/* not in a system call */
+	w = arch_waiter_of(th->nr);
 	switch (w.kind) {
 	case ARCH_WAIT_NONE:
 		return WAITER_NO;

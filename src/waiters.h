@@ -10,16 +10,17 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "revoke_bpf.h"
 #include "tracee.h"
 
-/* What /proc/PID/task/TID/syscall says a thread is doing. */
+/* What the system call a thread is in says of it. */
 enum waiter_state {
 	WAITER_NO,		/* not in a system call on one of the fds */
 	WAITER_YES,		/* blocked in one on one of the fds */
 	WAITER_MAYBE,		/* running, or poll-like: stop it to know */
 };
 
-enum waiter_state waiter_peek(pid_t tgid, pid_t tid, const int *fds,
+enum waiter_state waiter_peek(const struct revoke_thread *th, const int *fds,
 			      size_t nfds, bool precise);
 
 /* What happened to a stopped thread. */

@@ -29,6 +29,7 @@
 #include "maps.h"
 #include "tap.h"
 #include "tracee.h"
+#include "waiters.h"
 
 #define HOLDER "build/tests/holder"
 
@@ -296,6 +297,54 @@ static void test_woken_read_restarts_intact(void)
 	pipeline_result_free(&res);
 }
 
+/*
+ * The thread iterator's snapshot says what /proc/PID/syscall says of a
+ * blocked thread: its call and arguments; waiter_peek() matches the
+ * call's descriptor against the revoked ones.
+ */
+static void test_thread_snapshot_matches_proc_syscall(void)
+{
+	const char *path = new_fifo("fifo_snapshot");
+	const char *args[] = { "read", path, NULL };
+	const struct revoke_thread *th = NULL;
+	struct holder_threads ts = {};
+	struct child c;
+	unsigned long a0 = 0;
+	char sys[64], line[256];
+	long nr = -2;
+	int fd, other;
+	size_t i;
+	FILE *f;
+
+	CHECK("read holder starts", !spawn(&c, args));
+	wait_blocked(c.pid);
+	snprintf(sys, sizeof(sys), "/proc/%d/syscall", (int)c.pid);
+	f = fopen(sys, "re");
+	if (f) {
+		if (!fgets(line, sizeof(line), f) ||
+		    sscanf(line, "%ld %lx", &nr, &a0) != 2)
+			nr = -2;
+		fclose(f);
+	}
+	CHECK("the thread snapshot is taken",
+	      !holders_threads(&pl.holders, &ts));
+	for (i = 0; i < ts.nr; i++)
+		if (ts.th[i].tid == (uint32_t)c.pid)
+			th = &ts.th[i];
+	CHECK("it has the blocked thread, asleep",
+	      th && th->tgid == (uint32_t)c.pid && th->state != 0);
+	CHECK("in the call and on the descriptor /proc/PID/syscall says",
+	      th && nr >= 0 && th->nr == nr && th->args[0] == a0);
+	fd = (int)a0;
+	other = fd + 1;
+	CHECK("waiter_peek: blocked on the revoked descriptor",
+	      th && waiter_peek(th, &fd, 1, true) == WAITER_YES);
+	CHECK("waiter_peek: not on another descriptor",
+	      th && waiter_peek(th, &other, 1, true) == WAITER_NO);
+	holder_threads_free(&ts);
+	reap(&c);
+}
+
 static void poll_like(const char *mode, const char *expect)
 {
 	char name[64], what[128];
@@ -479,6 +528,7 @@ int main(void)
 	test_mapping_replaced_faults_with_sigbus();
 	test_multithreaded_holder_all_mappings_replaced();
 	test_seccomp_holder_is_injected_anyway();
+	test_thread_snapshot_matches_proc_syscall();
 	test_woken_read_restarts_intact();
 	test_poll_completed_with_pollerr();
 	test_epoll_wait_completed_with_epollerr();
