@@ -39,6 +39,10 @@ struct {
 #define S_IFBLK 0060000
 #define S_IFCHR 0020000
 #define PF_KTHREAD 0x00200000
+/* vm_flags bits, the same values as PROT_READ, PROT_WRITE, PROT_EXEC */
+#define VM_READ 0x1
+#define VM_WRITE 0x2
+#define VM_EXEC 0x4
 
 static __always_inline bool rdev_target(struct inode *inode)
 {
@@ -71,6 +75,33 @@ static __always_inline int target_file(struct file *file,
 	return 0;
 }
 
+/*
+ * Set by revoke_holder_fds when a file it reports may have mappings: its
+ * page cache has a mapping (i_mmap not empty), or its f_mapping is not
+ * its inode's own, so its mappings cannot be told from here.  Cleared
+ * by user space before each pass.
+ */
+__u32 holder_maybe_mapped;
+
+static __always_inline void note_mappings(struct file *file,
+					  struct inode *inode)
+{
+	struct address_space *mapping = file->f_mapping;
+
+	if (mapping != inode->i_mapping || mapping->i_mmap.rb_root.rb_node)
+		holder_maybe_mapped = 1;
+}
+
+/* Is descriptor @fd of @task close-on-exec? */
+static __always_inline __u32 fd_cloexec(struct task_struct *task, __u32 fd)
+{
+	unsigned long *bits = BPF_CORE_READ(task, files, fdt, close_on_exec);
+	unsigned long word = 0;
+
+	bpf_probe_read_kernel(&word, sizeof(word), bits + fd / (8 * sizeof(word)));
+	return (word >> (fd % (8 * sizeof(word)))) & 1;
+}
+
 SEC("iter/task_file")
 int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 {
@@ -80,10 +111,12 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 
 	if (!task || !file || target_file(file, &rec))
 		return 0;
+	note_mappings(file, file->f_inode);
 	rec.kind = REVOKE_HOLDER_FD;
 	rec.tgid = BPF_CORE_READ(task, tgid);
 	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
 	rec.fd = ctx->fd;
+	rec.cloexec = fd_cloexec(task, ctx->fd);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }
@@ -106,6 +139,7 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
 	rec.start = BPF_CORE_READ(vma, vm_start);
 	rec.end = BPF_CORE_READ(vma, vm_end);
+	rec.prot = BPF_CORE_READ(vma, vm_flags) & (VM_READ | VM_WRITE | VM_EXEC);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

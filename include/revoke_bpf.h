@@ -202,6 +202,8 @@ enum revoke_holder_kind {
  * @start_boottime: when the process started, ns since boot (its leader's
  *	start_boottime): with @tgid, names the process even if the pid is
  *	reused after it exits
+ * @cloexec: the descriptor is close-on-exec (REVOKE_HOLDER_FD)
+ * @prot: the mapping's PROT_READ|PROT_WRITE|PROT_EXEC (REVOKE_HOLDER_VMA)
  */
 struct revoke_holder {
 	__u32 kind;
@@ -212,6 +214,8 @@ struct revoke_holder {
 	__u64 start;
 	__u64 end;
 	__u64 start_boottime;
+	__u32 cloexec;
+	__u32 prot;
 };
 
 /**

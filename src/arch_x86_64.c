@@ -81,6 +81,16 @@ unsigned long arch_ip(const arch_regs_t *regs)
 }
 
 /*
+ * @len bytes of the stopped thread's stack that nothing uses: below its
+ * stack pointer and the 128-byte red zone the ABI lets leaf functions
+ * keep there, 16-byte aligned.
+ */
+unsigned long arch_stack_scratch(const arch_regs_t *regs, size_t len)
+{
+	return (regs->rsp - 128 - len) & ~15ul;
+}
+
+/*
  * Make an interrupted system call return @ret instead of being restarted:
  * with orig_rax = -1 the kernel's restart code leaves rax alone.
  */

@@ -118,11 +118,17 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 		return -ENOMEM;
 	if (rec->kind == REVOKE_HOLDER_FD) {
 		int *fds = realloc(p->fds, (p->nfds + 1) * sizeof(*fds));
+		bool *cloexec;
 
 		if (!fds)
 			return -ENOMEM;
 		p->fds = fds;
-		fds[p->nfds++] = (int)rec->fd;
+		cloexec = realloc(p->cloexec, (p->nfds + 1) * sizeof(*cloexec));
+		if (!cloexec)
+			return -ENOMEM;
+		p->cloexec = cloexec;
+		fds[p->nfds] = (int)rec->fd;
+		cloexec[p->nfds++] = rec->cloexec;
 		set->nfds++;
 	} else {
 		struct holder_vma *v = realloc(p->vmas, (p->nvmas + 1) * sizeof(*v));
@@ -132,6 +138,7 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 		p->vmas = v;
 		v[p->nvmas].start = rec->start;
 		v[p->nvmas].end = rec->end;
+		v[p->nvmas].prot = (int)rec->prot;
 		p->nvmas++;
 		set->nvmas++;
 	}
@@ -180,9 +187,18 @@ static int add_holder(void *set, const void *rec)
 	return add_record(set, rec);
 }
 
-/* Put @key in @map, read both iterators into @set, take @key out again. */
+/*
+ * Put @key in @map, read the iterators @fds (if not NULL) and @vmas into
+ * @set, take @key out again.  If @may_skip_vmas and some process has a descriptor of
+ * the inode, none of whose files has a mapping, the walk of every mapping
+ * is spared: a mapping comes from an mmap() of an open file of the
+ * inode, each new one is refused since the inode is revoked, and one in
+ * flight is by a thread blocked in mmap() on a descriptor, which the
+ * pipeline stops and rescans (see plan_holder() in pipeline.c).
+ */
 static int find(struct holders *h, int map, const void *key,
-		struct holder_set *set)
+		struct bpf_link *fds, struct bpf_link *vmas,
+		bool may_skip_vmas, struct holder_set *set)
 {
 	__u32 one = 1;
 	int err;
@@ -190,10 +206,13 @@ static int find(struct holders *h, int map, const void *key,
 	memset(set, 0, sizeof(*set));
 	if (bpf_map_update_elem(map, key, &one, BPF_ANY))
 		return -errno;
-	err = run_iter(h->fds_link, sizeof(struct revoke_holder), add_holder, set);
-	if (!err)
-		err = run_iter(h->vmas_link, sizeof(struct revoke_holder),
-			       add_holder, set);
+	h->skel->bss->holder_maybe_mapped = 0;
+	err = fds ? run_iter(fds, sizeof(struct revoke_holder), add_holder, set) :
+		    0;
+	if (!err && (!may_skip_vmas || !set->nfds ||
+		     h->skel->bss->holder_maybe_mapped))
+		err = run_iter(vmas, sizeof(struct revoke_holder), add_holder,
+			       set);
 	bpf_map_delete_elem(map, key);
 	if (err)
 		holder_set_free(set);
@@ -214,7 +233,8 @@ static int find(struct holders *h, int map, const void *key,
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set)
 {
-	return find(h, bpf_map__fd(h->skel->maps.holder_targets), key, set);
+	return find(h, bpf_map__fd(h->skel->maps.holder_targets), key,
+		    h->fds_link, h->vmas_link, true, set);
 }
 
 /**
@@ -228,7 +248,56 @@ int holders_find(struct holders *h, const struct revoke_key *key,
 int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set)
 {
-	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key, set);
+	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key,
+		    h->fds_link, h->vmas_link, false, set);
+}
+
+/* An iterator of @prog over the threads of process @tgid only. */
+static struct bpf_link *attach_one(struct bpf_program *prog, pid_t tgid)
+{
+	union bpf_iter_link_info linfo = { .task.pid = (__u32)tgid };
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo,
+		    .link_info_len = sizeof(linfo));
+
+	return bpf_program__attach_iter(prog, &opts);
+}
+
+/**
+ * holders_scan() - the mappings, and descriptors, of an inode in one process
+ * @h: the loaded iterators
+ * @key: the inode
+ * @tgid: the process; stopped by the caller, for an answer that holds
+ * @with_fds: look for its descriptors too, not only its mappings
+ * @set: the result, that process or nothing; free it with holder_set_free()
+ *
+ * The iterators walk the threads of @tgid only (task iterator parameters,
+ * Linux 6.1), not every process.
+ *
+ * Return: 0 or a negative errno.
+ */
+int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
+		 bool with_fds, struct holder_set *set)
+{
+	struct bpf_link *fds = NULL, *vmas;
+	int err;
+
+	memset(set, 0, sizeof(*set));
+	vmas = attach_one(h->skel->progs.revoke_holder_vmas, tgid);
+	if (!vmas)
+		return -errno;
+	if (with_fds) {
+		fds = attach_one(h->skel->progs.revoke_holder_fds, tgid);
+		if (!fds) {
+			err = -errno;
+			goto out;
+		}
+	}
+	err = find(h, bpf_map__fd(h->skel->maps.holder_targets), key, fds,
+		   vmas, false, set);
+	bpf_link__destroy(fds);
+out:
+	bpf_link__destroy(vmas);
+	return err;
 }
 
 /**
@@ -357,6 +426,7 @@ void holder_set_free(struct holder_set *set)
 
 	for (i = 0; i < set->nr; i++) {
 		free(set->procs[i].fds);
+		free(set->procs[i].cloexec);
 		free(set->procs[i].vmas);
 	}
 	free(set->procs);

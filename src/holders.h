@@ -6,6 +6,7 @@
 #ifndef REVOKE_HOLDERS_H
 #define REVOKE_HOLDERS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -32,6 +33,7 @@ struct holders {
 struct holder_vma {
 	uint64_t start;
 	uint64_t end;
+	int prot;
 };
 
 /**
@@ -40,6 +42,7 @@ struct holder_vma {
  * @start_boottime: when it started (ns since boot): tells it from a later
  *	process given the same pid
  * @fds: its descriptors of the inode
+ * @cloexec: for each of @fds, whether it is close-on-exec
  * @nfds: their number
  * @vmas: its mappings of the inode
  * @nvmas: their number
@@ -48,6 +51,7 @@ struct holder_proc {
 	pid_t tgid;
 	uint64_t start_boottime;
 	int *fds;
+	bool *cloexec;
 	size_t nfds;
 	struct holder_vma *vmas;
 	size_t nvmas;
@@ -89,6 +93,8 @@ int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);
 int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set);
+int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
+		 bool with_fds, struct holder_set *set);
 int holders_threads(struct holders *h, struct holder_threads *ts);
 const struct revoke_thread *holder_threads_of(const struct holder_threads *ts,
 					      const struct holder_proc *p,

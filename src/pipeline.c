@@ -27,7 +27,6 @@
  * thread reaches a ptrace stop only on its way back to user space, so once
  * it is stopped that operation is over.  Every later one meets the hook.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -36,6 +35,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,27 +47,9 @@
 #include "waiters.h"
 
 #define STOP_TIMEOUT_MS 1000
-#define DRAIN_POLL_MS 10
+#define DRAIN_POLL_MS 1
+#define DRAIN_WOKEN_MS 10
 #define DEAD_NAME "revoke-bpf-dead"
-
-/* A descriptor or mapping of the revoked inode, seen while stopped. */
-struct held_fd {
-	int fd;
-	bool cloexec;
-};
-
-struct held_vma {
-	unsigned long start;
-	unsigned long end;
-	int prot;
-};
-
-struct held {
-	struct held_fd *fds;
-	size_t nfds;
-	struct held_vma *vmas;
-	size_t nvmas;
-};
 
 static uint64_t now_us(void)
 {
@@ -136,98 +118,6 @@ void pipeline_result_free(struct pipeline_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static bool same_key(const struct stat *st, const struct revoke_key *key)
-{
-	uint32_t kdev;
-
-	return !revoke_kdev_from_stdev(st->st_dev, &kdev) && kdev == key->dev &&
-	       st->st_ino == key->ino;
-}
-
-static bool fd_cloexec(pid_t pid, int fd)
-{
-	char path[64], line[128];
-	unsigned int flags = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", (int)pid, fd);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "flags: %o", &flags) == 1)
-			break;
-	fclose(f);
-	return flags & O_CLOEXEC;
-}
-
-/* The descriptors of @key in a stopped process: the authoritative list. */
-static int scan_fds(pid_t pid, const struct revoke_key *key, struct held *h)
-{
-	char path[64];
-	struct dirent *de;
-	struct stat st;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((de = readdir(dir))) {
-		int fd = atoi(de->d_name);
-		struct held_fd *v;
-
-		if (de->d_name[0] == '.' ||
-		    fstatat(dirfd(dir), de->d_name, &st, 0) || !same_key(&st, key))
-			continue;
-		v = realloc(h->fds, (h->nfds + 1) * sizeof(*v));
-		if (!v)
-			break;
-		h->fds = v;
-		v[h->nfds].fd = fd;
-		v[h->nfds].cloexec = fd_cloexec(pid, fd);
-		h->nfds++;
-	}
-	closedir(dir);
-	return 0;
-}
-
-/* The mappings of @key in a stopped process, from /proc/PID/maps. */
-static int scan_maps(pid_t pid, const struct revoke_key *key, struct held *h)
-{
-	unsigned long start, end, ino;
-	unsigned int major, minor;
-	char path[64], line[4096], perms[8];
-	uint32_t kdev;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		struct held_vma *v;
-
-		if (sscanf(line, "%lx-%lx %7s %*x %x:%x %lu", &start, &end, perms,
-			   &major, &minor, &ino) != 6 ||
-		    revoke_kdev(major, minor, &kdev) || kdev != key->dev ||
-		    ino != key->ino)
-			continue;
-		v = realloc(h->vmas, (h->nvmas + 1) * sizeof(*v));
-		if (!v)
-			break;
-		h->vmas = v;
-		v[h->nvmas].start = start;
-		v[h->nvmas].end = end;
-		v[h->nvmas].prot = (perms[0] == 'r' ? PROT_READ : 0) |
-				   (perms[1] == 'w' ? PROT_WRITE : 0) |
-				   (perms[2] == 'x' ? PROT_EXEC : 0);
-		h->nvmas++;
-	}
-	fclose(f);
-	return 0;
-}
-
 static bool want_release(const struct pipeline_opts *opts, bool by_default)
 {
 	return opts->release == REVOKE_RELEASE_YES ||
@@ -253,47 +143,66 @@ static bool sys_failed(long ret)
 }
 
 /*
- * Revoke the memfd made in the holder: the dead file its released
- * descriptors will refer to.  Every operation on it fails with EIO, and
- * its entry goes away with it (it has no links: see revoke_inode_free).
+ * Revoke the dead file: every operation on it fails with EIO, and its
+ * entry goes away with it (it has no links: see revoke_inode_free).
  */
-static int revoke_dead_file(struct pipeline *pl, pid_t pid, long mfd)
+static int revoke_dead_file(struct pipeline *pl, const struct revoke_key *key)
 {
 	struct revoke_report dead = { .flags = REVOKE_REPORT_DEAD };
 	enum revoke_change change;
-	struct revoke_key key = {};
-	char path[64];
-	struct stat st;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)pid, mfd);
-	if (stat(path, &st) || revoke_kdev_from_stdev(st.st_dev, &key.dev))
-		return -ESRCH;
-	key.ino = st.st_ino;
-	err = revoked_map_add(pl->rb, &key, &change);
+	err = revoked_map_add(pl->rb, key, &change);
 	if (!err)
-		revoked_map_report_set(pl->rb, &key, &dead);
+		revoked_map_report_set(pl->rb, key, &dead);
 	return err;
 }
 
-static void wake_all(struct tracee *t, const struct held *h,
-		     struct pipeline_result *res)
+/*
+ * One run of the pipeline over one inode: what every holder shares.
+ * @woken lists the threads woken, which the drain gives time to leave.
+ */
+struct run {
+	struct pipeline *pl;
+	const struct revoke_key *key;
+	bool release;
+	struct pipeline_result *res;
+	pid_t *woken;
+	size_t nwoken;
+	size_t woken_cap;
+};
+
+static void note_woken(struct run *run, pid_t tid)
 {
-	int fds[h->nfds ? h->nfds : 1];
+	pid_t *w = run->woken;
+
+	if (run->nwoken == run->woken_cap) {
+		run->woken_cap = run->woken_cap ? 2 * run->woken_cap : 64;
+		w = realloc(run->woken, run->woken_cap * sizeof(*w));
+		if (!w)
+			return;	/* the drain only waits less for it */
+		run->woken = w;
+	}
+	w[run->nwoken++] = tid;
+}
+
+static void wake_all(struct run *run, struct tracee *t,
+		     const struct holder_proc *h)
+{
+	struct pipeline_result *res = run->res;
 	size_t i;
 
-	for (i = 0; i < h->nfds; i++)
-		fds[i] = h->fds[i].fd;
 	for (i = 0; i < t->nr; i++) {
 		struct tracee_thread *th = &t->th[i];
 
-		switch (waiter_wake(t, th, fds, h->nfds)) {
+		switch (waiter_wake(t, th, h->fds, h->nfds)) {
 		case WAKE_NONE:
 			break;
 		case WAKE_RESTART:
 		case WAKE_COMPLETED:
 			res->rep.waiters++;
 			res->rep.woken++;
+			note_woken(run, th->tid);
 			break;
 		case WAKE_FAILED:
 			res->rep.waiters++;
@@ -311,43 +220,92 @@ static void wake_all(struct tracee *t, const struct held *h,
  * (holder_awaken) and, exactly once, its release (holder_release).
  */
 struct holder_file {
-	struct pipeline *pl;
+	struct run *run;
 	struct tracee *t;
-	const struct held *h;
-	bool release;
-	struct pipeline_result *res;
-	long scratch;		/* a page in the holder, 0 until needed */
+	const struct holder_proc *h;	/* its descriptors and mappings */
+	long scratch;		/* a page mapped in the holder, or 0 */
 	long mfd;		/* the dead memfd in the holder, or < 0 */
+	struct revoke_key dead;	/* its inode */
 	int dead_err;		/* 1 until it is revoked, then 0 or -errno */
 };
+
+/*
+ * Put the dead file's name where the holder's memfd_create() can read
+ * it: on the injecting thread's stack, or, if that cannot be written, in
+ * a page mapped for it (unmapped by dead_file_close()).
+ */
+static unsigned long dead_name(struct holder_file *hf, const char *step)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	struct tracee *t = hf->t;
+	unsigned long addr;
+
+	addr = tracee_stack_scratch(t, sizeof(DEAD_NAME));
+	if (addr && !tracee_write(t, addr, DEAD_NAME, sizeof(DEAD_NAME)))
+		return addr;
+	hf->scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (sys_failed(hf->scratch)) {
+		fail(hf->run->res, t->tgid, 0, step, "inject_%s",
+		     errname(hf->scratch));
+		hf->scratch = 0;
+		return 0;
+	}
+	if (tracee_write(t, hf->scratch, DEAD_NAME, sizeof(DEAD_NAME))) {
+		fail(hf->run->res, t->tgid, 0, step, "memfd_EFAULT");
+		return 0;
+	}
+	return hf->scratch;
+}
+
+/*
+ * Seal the holder's new memfd empty for good (every page of a mapping of
+ * it is past its end) and learn its inode, through our own descriptor of
+ * it rather than by injecting more calls.
+ */
+static int dead_file_seal(struct holder_file *hf)
+{
+	struct stat st;
+	int fd, err = 0;
+
+	fd = (int)syscall(SYS_pidfd_getfd, hf->t->pidfd, (int)hf->mfd, 0);
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) ||
+	    fstat(fd, &st))
+		err = -errno;
+	else if (revoke_kdev_from_stdev(st.st_dev, &hf->dead.dev))
+		err = -EINVAL;
+	hf->dead.ino = st.st_ino;
+	close(fd);
+	return err;
+}
 
 /* In the stopped holder, make the dead file once: an empty, sealed memfd. */
 static int dead_file_open(struct holder_file *hf, const char *step)
 {
-	const long page = sysconf(_SC_PAGESIZE);
 	struct tracee *t = hf->t;
-	pid_t pid = t->tgid;
+	unsigned long name;
+	int err;
 
 	if (hf->mfd >= 0)
 		return 0;
-	hf->scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (sys_failed(hf->scratch)) {
-		fail(hf->res, pid, 0, step, "inject_%s", errname(hf->scratch));
-		hf->scratch = 0;
+	name = dead_name(hf, step);
+	if (!name)
 		return -1;
-	}
-	hf->mfd = -EFAULT;
-	if (!tracee_write(t, hf->scratch, DEAD_NAME, sizeof(DEAD_NAME)))
-		hf->mfd = sys(t, arch_nr_memfd_create, hf->scratch,
-			      MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
+	hf->mfd = sys(t, arch_nr_memfd_create, name,
+		      MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
 	if (sys_failed(hf->mfd)) {
-		fail(hf->res, pid, 0, step, "memfd_%s", errname(hf->mfd));
+		fail(hf->run->res, t->tgid, 0, step, "memfd_%s",
+		     errname(hf->mfd));
 		return -1;
 	}
-	/* empty for good: every page of a mapping of it is past its end */
-	sys(t, arch_nr_fcntl, hf->mfd, F_ADD_SEALS,
-	    F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, 0, 0, 0);
+	err = dead_file_seal(hf);
+	if (err) {
+		fail(hf->run->res, t->tgid, 0, step, "memfd_seal_%s",
+		     errname(err));
+		return -1;
+	}
 	return 0;
 }
 
@@ -360,9 +318,9 @@ static int dead_file_open(struct holder_file *hf, const char *step)
 static int dead_file_revoke(struct holder_file *hf, const char *step)
 {
 	if (hf->dead_err == 1) {
-		hf->dead_err = revoke_dead_file(hf->pl, hf->t->tgid, hf->mfd);
+		hf->dead_err = revoke_dead_file(hf->run->pl, &hf->dead);
 		if (hf->dead_err)
-			fail(hf->res, hf->t->tgid, 0, step, "dead_file_%s",
+			fail(hf->run->res, hf->t->tgid, 0, step, "dead_file_%s",
 			     errname(hf->dead_err));
 	}
 	return hf->dead_err;
@@ -382,7 +340,7 @@ static void dead_file_close(struct holder_file *hf)
 static void holder_remap(struct revoke_file *file)
 {
 	struct holder_file *hf = revoke_file_private(file);
-	const struct held *h = hf->h;
+	const struct holder_proc *h = hf->h;
 	pid_t pid = hf->t->tgid;
 	size_t i;
 	long r;
@@ -390,14 +348,14 @@ static void holder_remap(struct revoke_file *file)
 	if (!h->nvmas || dead_file_open(hf, "unmap"))
 		return;
 	for (i = 0; i < h->nvmas; i++) {
-		const struct held_vma *v = &h->vmas[i];
+		const struct holder_vma *v = &h->vmas[i];
 
 		r = sys(hf->t, arch_nr_mmap, v->start, v->end - v->start,
 			v->prot, MAP_SHARED | MAP_FIXED, hf->mfd, 0);
 		if ((unsigned long)r == v->start)
-			hf->res->rep.unmapped++;
+			hf->run->res->rep.unmapped++;
 		else
-			fail(hf->res, pid, 0, "unmap", "%lx_%s", v->start,
+			fail(hf->run->res, pid, 0, "unmap", "%lx_%s", v->start,
 			     r == -EPERM ? "sealed" : errname(r));
 	}
 	dead_file_revoke(hf, "unmap");
@@ -408,14 +366,14 @@ static void holder_awaken(struct revoke_file *file)
 {
 	struct holder_file *hf = revoke_file_private(file);
 
-	wake_all(hf->t, hf->h, hf->res);
+	wake_all(hf->run, hf->t, hf->h);
 }
 
 /* release, once: dup3() the dead file over each descriptor, if asked. */
 static int holder_release(struct revoke_inode *inode, struct revoke_file *file)
 {
 	struct holder_file *hf = revoke_file_private(file);
-	const struct held *h;
+	const struct holder_proc *h;
 	size_t i;
 	long r;
 
@@ -424,19 +382,17 @@ static int holder_release(struct revoke_inode *inode, struct revoke_file *file)
 	if (!hf)
 		return 0;
 	h = hf->h;
-	if (!hf->release || !h->nfds || dead_file_open(hf, "release") ||
+	if (!hf->run->release || !h->nfds || dead_file_open(hf, "release") ||
 	    dead_file_revoke(hf, "release"))
 		return 0;
 	for (i = 0; i < h->nfds; i++) {
-		const struct held_fd *f = &h->fds[i];
-
-		r = sys(hf->t, arch_nr_dup3, hf->mfd, f->fd,
-			f->cloexec ? O_CLOEXEC : 0, 0, 0, 0);
-		if (r == f->fd)
-			hf->res->rep.released++;
+		r = sys(hf->t, arch_nr_dup3, hf->mfd, h->fds[i],
+			h->cloexec[i] ? O_CLOEXEC : 0, 0, 0, 0);
+		if (r == h->fds[i])
+			hf->run->res->rep.released++;
 		else
-			fail(hf->res, hf->t->tgid, 0, "release", "fd_%d_%s",
-			     f->fd, errname(r));
+			fail(hf->run->res, hf->t->tgid, 0, "release", "fd_%d_%s",
+			     h->fds[i], errname(r));
 	}
 	return 0;
 }
@@ -449,9 +405,9 @@ static const struct revoke_file_operations holder_fops = {
 /*
  * What one holder needs, from the system call each of its threads is in
  * (the thread iterator's snapshot): all its threads stopped, if it has
- * mappings, descriptors to release, or a thread running (which may be
- * inside an operation on the file); else only its waiters interrupted,
- * each blocked in a call on the file; else nothing.
+ * mappings, descriptors to release, a thread running (which may be
+ * inside an operation on the file) or inside mmap() of it; else only its
+ * waiters interrupted, each blocked in a call on the file; else nothing.
  */
 struct holder_work {
 	const struct holder_proc *p;
@@ -464,6 +420,24 @@ struct holder_work {
 	char why[48];
 };
 
+/*
+ * Is @th inside an mmap() of one of @p's descriptors of the file?  It
+ * passed the hook before the revocation, and its mapping may appear after
+ * the mappings were looked for: only a stop, then a rescan, sees it.
+ */
+static bool mapping_file(const struct revoke_thread *th,
+			 const struct holder_proc *p)
+{
+	size_t i;
+
+	if (th->nr != arch_nr_mmap)
+		return false;
+	for (i = 0; i < p->nfds; i++)
+		if ((int)th->args[4] == p->fds[i])
+			return true;
+	return false;
+}
+
 static int plan_holder(struct holder_work *w, const struct holder_threads *ts,
 		       bool release)
 {
@@ -475,6 +449,10 @@ static int plan_holder(struct holder_work *w, const struct holder_threads *ts,
 	w->gone = !n;
 	w->stop = p->nvmas || release;
 	for (i = 0; i < n && !w->stop; i++) {
+		if (mapping_file(&th[i], p)) {
+			w->stop = true;
+			break;
+		}
 		switch (waiter_peek(&th[i], p->fds, p->nfds, true)) {
 		case WAITER_NO:
 			break;
@@ -558,15 +536,13 @@ static void substitute(struct revoke_file *file, struct holder_file *hf)
  * interrupt_waiters() asked for, and substitute its file's table, which
  * wakes them; let them go.
  */
-static void handle_waiters(struct holder_work *w, struct revoke_file *file,
-			   struct pipeline_result *res)
+static void handle_waiters(struct run *run, struct holder_work *w,
+			   struct revoke_file *file)
 {
 	const struct holder_proc *p = w->p;
-	struct held_fd fds[p->nfds ? p->nfds : 1];
-	struct held h = { .fds = fds, .nfds = p->nfds };
-	struct holder_file hf = { .h = &h, .res = res, .mfd = -1,
-				  .dead_err = 1, .t = &w->t };
-	size_t i;
+	struct pipeline_result *res = run->res;
+	struct holder_file hf = { .run = run, .t = &w->t, .h = p, .mfd = -1,
+				  .dead_err = 1 };
 
 	res->rep.fds += p->nfds;
 	if (w->err) {
@@ -578,8 +554,6 @@ static void handle_waiters(struct holder_work *w, struct revoke_file *file,
 	if (w->t.unstopped)
 		fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
 		     w->t.unstopped);
-	for (i = 0; i < p->nfds; i++)
-		fds[i] = (struct held_fd){ .fd = p->fds[i] };
 	substitute(file, &hf);
 	tracee_detach(&w->t);
 }
@@ -588,13 +562,15 @@ static void handle_waiters(struct holder_work *w, struct revoke_file *file,
  * Stop every thread of the holder of @file, substitute its table while
  * it is stopped, and let it go.
  */
-static void handle_stop(struct pipeline *pl, const struct revoke_key *key,
-			const struct holder_proc *p, struct revoke_file *file,
-			bool release, struct pipeline_result *res)
+static void handle_stop(struct run *run, const struct holder_proc *p,
+			struct revoke_file *file)
 {
-	struct held h = {};
-	struct holder_file hf = { .pl = pl, .h = &h, .release = release,
-				  .res = res, .mfd = -1, .dead_err = 1 };
+	static const struct holder_proc none;
+	struct holder_proc view = { .fds = p->fds, .nfds = p->nfds };
+	struct pipeline_result *res = run->res;
+	struct holder_file hf = { .run = run, .h = run->release ? &none : &view,
+				  .mfd = -1, .dead_err = 1 };
+	struct holder_set now;
 	struct tracee t;
 	char why[48];
 	int err;
@@ -614,30 +590,41 @@ static void handle_stop(struct pipeline *pl, const struct revoke_key *key,
 	if (t.unstopped)
 		fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
 		     t.unstopped);
-	scan_fds(p->tgid, key, &h);
-	scan_maps(p->tgid, key, &h);
-	res->rep.fds += h.nfds;
-	res->rep.mappings += h.nvmas;
+	/*
+	 * What it maps now that it is stopped: the list to act on; and its
+	 * descriptors, if they are to be released (to wake its waiters,
+	 * those it had when found are the ones their calls name).
+	 */
+	err = holders_scan(&run->pl->holders, run->key, p->tgid, run->release,
+			   &now);
+	if (err)
+		fail(res, p->tgid, 0, "stop", "scan_%s", errname(err));
+	else if (run->release && now.nr)
+		hf.h = &now.procs[0];
+	else if (now.nr)
+		view.vmas = now.procs[0].vmas, view.nvmas = now.procs[0].nvmas;
+	res->rep.fds += hf.h->nfds;
+	res->rep.mappings += hf.h->nvmas;
 	hf.t = &t;
-	substitute(file, &hf);
+	if (!err)
+		substitute(file, &hf);
 	tracee_detach(&t);
-	free(h.fds);
-	free(h.vmas);
+	if (!err)
+		holder_set_free(&now);
 }
 
-static void handle_proc(struct pipeline *pl, const struct revoke_key *key,
-			struct holder_work *w, struct revoke_file *file,
-			bool release, struct pipeline_result *res)
+static void handle_proc(struct run *run, struct holder_work *w,
+			struct revoke_file *file)
 {
-	res->rep.holders++;
+	run->res->rep.holders++;
 	if (w->gone)
 		return;
 	if (w->stop)
-		handle_stop(pl, key, w->p, file, release, res);
+		handle_stop(run, w->p, file);
 	else if (w->nkick)
-		handle_waiters(w, file, res);
+		handle_waiters(run, w, file);
 	else
-		res->rep.fds += w->p->nfds;
+		run->res->rep.fds += w->p->nfds;
 }
 
 static bool failed_before(const struct pipeline_result *res, pid_t pid)
@@ -671,36 +658,53 @@ static int count_blocked(const struct holder_proc *p,
 	return n;
 }
 
+/* Woken threads that have not run since: still on their way out. */
+static size_t count_running(const struct run *run,
+			    const struct holder_threads *ts)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < run->nwoken; i++)
+		for (j = 0; j < ts->nr; j++)
+			if (ts->th[j].tid == (uint32_t)run->woken[i]) {
+				n += ts->th[j].state == 0;
+				break;
+			}
+	return n;
+}
+
 /*
  * Wait until no thread of a holder we handled is blocked in a call on the
  * file.  Holders that already failed are not waited for: their failure
  * says why.  Only threads that existed when the holders were found can
  * be inside an operation that began before the revocation; the
  * descriptors they named then are the ones to look for, even if a
- * release has replaced them since.
+ * release has replaced them since.  A woken thread reads as running
+ * until it restarts its call or returns from it: it is given up to
+ * DRAIN_WOKEN_MS to be seen doing either.
  */
-static void drain(struct pipeline *pl, const struct holder_work *work,
-		  size_t nwork, uint64_t deadline, struct pipeline_result *res)
+static void drain(struct run *run, const struct holder_work *work,
+		  size_t nwork, uint64_t deadline)
 {
 	struct timespec pause = { 0, DRAIN_POLL_MS * 1000000L };
+	uint64_t grace = now_us() + DRAIN_WOKEN_MS * 1000;
 	struct holder_threads ts;
-	bool last = false;
-	size_t i;
+	size_t i, running;
+	bool last;
 	int n;
 
-	/* a thread just woken reads as running until it restarts or returns */
-	if (res->rep.woken)
-		nanosleep(&pause, NULL);
 	for (;;) {
-		if (holders_threads(&pl->holders, &ts))
+		if (holders_threads(&run->pl->holders, &ts))
 			return;
 		last = now_us() >= deadline;
 		for (n = 0, i = 0; i < nwork; i++)
 			if (!work[i].gone &&
-			    !failed_before(res, work[i].p->tgid))
-				n += count_blocked(work[i].p, &ts, last, res);
+			    !failed_before(run->res, work[i].p->tgid))
+				n += count_blocked(work[i].p, &ts, last,
+						   run->res);
+		running = now_us() < grace ? count_running(run, &ts) : 0;
 		holder_threads_free(&ts);
-		if (!n || last)
+		if ((!n && !running) || last)
 			return;
 		nanosleep(&pause, NULL);
 	}
@@ -719,9 +723,8 @@ static void work_free(struct holder_work *work, size_t nwork)
  * The holders of @set but ourselves, each with what it needs; NULL if
  * memory or the thread snapshot is short (the failure is in @res).
  */
-static struct holder_work *plan(struct pipeline *pl,
-				const struct holder_set *set, bool release,
-				size_t *nwork, struct pipeline_result *res)
+static struct holder_work *plan(struct run *run, const struct holder_set *set,
+				size_t *nwork)
 {
 	struct holder_threads ts;
 	struct holder_work *work;
@@ -729,9 +732,9 @@ static struct holder_work *plan(struct pipeline *pl,
 	int err;
 
 	*nwork = 0;
-	err = holders_threads(&pl->holders, &ts);
+	err = holders_threads(&run->pl->holders, &ts);
 	if (err) {
-		fail(res, 0, 0, "stop", "threads_%s", errname(err));
+		fail(run->res, 0, 0, "stop", "threads_%s", errname(err));
 		return NULL;
 	}
 	work = calloc(set->nr ? set->nr : 1, sizeof(*work));
@@ -742,14 +745,14 @@ static struct holder_work *plan(struct pipeline *pl,
 			continue;
 		w->p = &set->procs[i];
 		++*nwork;
-		if (plan_holder(w, &ts, release)) {
+		if (plan_holder(w, &ts, run->release)) {
 			work_free(work, *nwork);
 			work = NULL;
 		}
 	}
 	holder_threads_free(&ts);
 	if (!work)
-		fail(res, 0, 0, "stop", "ENOMEM");
+		fail(run->res, 0, 0, "stop", "ENOMEM");
 	return work;
 }
 
@@ -762,13 +765,14 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 		      const struct pipeline_opts *opts, uint64_t start,
 		      struct pipeline_result *res)
 {
-	bool release = want_release(opts, release_by_default(set));
+	struct run run = { .pl = pl, .key = key, .res = res,
+			   .release = want_release(opts, release_by_default(set)) };
 	struct revoke_file **files;
 	struct holder_work *work;
 	struct revoke_inode inode;
 	size_t i, nwork;
 
-	work = plan(pl, set, release, &nwork, res);
+	work = plan(&run, set, &nwork);
 	if (!work)
 		return;
 	/* the inode and its open files (the seed's i_files): its holders */
@@ -785,7 +789,7 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 	interrupt_waiters(work, nwork);
 	for (i = 0; i < nwork; i++) {
 		if (files[i]) {
-			handle_proc(pl, key, &work[i], files[i], release, res);
+			handle_proc(&run, &work[i], files[i]);
 			revoke_file_put(files[i]);
 		} else if (!work[i].err && work[i].t.nr) {
 			tracee_detach(&work[i].t);	/* interrupted for nothing */
@@ -793,8 +797,9 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 	}
 	revoke_inode_destroy(&inode);
 	free(files);
-	drain(pl, work, nwork, start + (uint64_t)opts->timeout_ms * 1000, res);
+	drain(&run, work, nwork, start + (uint64_t)opts->timeout_ms * 1000);
 	work_free(work, nwork);
+	free(run.woken);
 }
 
 static void finish(const struct pipeline_opts *opts, uint64_t start,

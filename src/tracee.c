@@ -374,6 +374,21 @@ fail:
 	return err;
 }
 
+/**
+ * tracee_stack_scratch() - room for data the injected calls read
+ * @t: a process stopped by tracee_attach()
+ * @len: how many bytes
+ *
+ * Return: an address of @len free bytes on the stack of the thread that
+ * runs injected calls, below what it uses; 0 if no thread can inject.
+ */
+unsigned long tracee_stack_scratch(const struct tracee *t, size_t len)
+{
+	if (t->injector < 0)
+		return 0;
+	return arch_stack_scratch(&t->th[t->injector].saved, len);
+}
+
 int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len)
 {
 	struct iovec local = { buf, len }, remote = { (void *)addr, len };

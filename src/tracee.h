@@ -69,6 +69,7 @@ int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,
 int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen);
 int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 		   long *ret);
+unsigned long tracee_stack_scratch(const struct tracee *t, size_t len);
 int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len);
 int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 		 size_t len);
