@@ -414,6 +414,48 @@ const struct revoke_thread *holder_threads_of(const struct holder_threads *ts,
 	return ts->th + lo;
 }
 
+/**
+ * holders_pidfds() - pidfds on holders that are still the processes found
+ * @h: the loaded iterators
+ * @procs: the holders
+ * @pidfds: set, for each holder, to a pidfd on it, or to -ESRCH if it has
+ *	exited (or its pid names another process now)
+ * @n: their number
+ *
+ * What holder_pidfd() does for one holder with /proc/PID/stat, done for
+ * many with one pass of the thread iterator once every pidfd is open: a
+ * pidfd opened before that pass names a process with the holder's pid
+ * then, which is the holder if that pid still had its start time.
+ *
+ * Return: 0 or a negative errno (then no pidfd is left open).
+ */
+int holders_pidfds(struct holders *h, const struct holder_proc *const *procs,
+		   int *pidfds, size_t n)
+{
+	struct holder_threads ts;
+	size_t i, nth;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		pidfds[i] = (int)syscall(SYS_pidfd_open, procs[i]->tgid, 0);
+		if (pidfds[i] < 0)
+			pidfds[i] = -ESRCH;
+	}
+	err = holders_threads(h, &ts);
+	for (i = 0; i < n; i++) {
+		if (pidfds[i] < 0)
+			continue;
+		holder_threads_of(&ts, procs[i], &nth);
+		if (err || !nth) {
+			close(pidfds[i]);
+			pidfds[i] = -ESRCH;
+		}
+	}
+	if (!err)
+		holder_threads_free(&ts);
+	return err;
+}
+
 void holder_threads_free(struct holder_threads *ts)
 {
 	free(ts->th);

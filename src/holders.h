@@ -100,6 +100,8 @@ const struct revoke_thread *holder_threads_of(const struct holder_threads *ts,
 					      const struct holder_proc *p,
 					      size_t *n);
 void holder_threads_free(struct holder_threads *ts);
+int holders_pidfds(struct holders *h, const struct holder_proc *const *procs,
+		   int *pidfds, size_t n);
 int holder_pidfd(const struct holder_proc *p);
 void holder_set_free(struct holder_set *set);
 

@@ -415,6 +415,7 @@ struct holder_work {
 	bool stop;		/* stop every thread */
 	pid_t *kick;		/* else: the waiters to interrupt */
 	size_t nkick;
+	int pidfd;		/* on it, if it needs anything, or < 0 */
 	struct tracee t;	/* the waiters, once interrupted */
 	int err;		/* interrupting them failed: @why says why */
 	char why[48];
@@ -479,18 +480,13 @@ static int plan_holder(struct holder_work *w, const struct holder_threads *ts,
 static void interrupt_waiters(struct holder_work *work, size_t nwork)
 {
 	struct holder_work *w;
-	int pidfd;
 
 	for (w = work; w < work + nwork; w++) {
 		if (w->gone || w->stop || !w->nkick)
 			continue;
-		pidfd = holder_pidfd(w->p);
-		if (pidfd < 0) {
-			w->gone = true;
-			continue;
-		}
-		w->err = tracee_interrupt(&w->t, w->p->tgid, pidfd, w->kick,
+		w->err = tracee_interrupt(&w->t, w->p->tgid, w->pidfd, w->kick,
 					  w->nkick, w->why, sizeof(w->why));
+		w->pidfd = -1;	/* the tracee's now */
 	}
 }
 
@@ -562,9 +558,10 @@ static void handle_waiters(struct run *run, struct holder_work *w,
  * Stop every thread of the holder of @file, substitute its table while
  * it is stopped, and let it go.
  */
-static void handle_stop(struct run *run, const struct holder_proc *p,
+static void handle_stop(struct run *run, struct holder_work *w,
 			struct revoke_file *file)
 {
+	const struct holder_proc *p = w->p;
 	static const struct holder_proc none;
 	struct holder_proc view = { .fds = p->fds, .nfds = p->nfds };
 	struct pipeline_result *res = run->res;
@@ -575,10 +572,9 @@ static void handle_stop(struct run *run, const struct holder_proc *p,
 	char why[48];
 	int err;
 
-	err = holder_pidfd(p);
-	if (err >= 0)
-		err = tracee_attach(&t, p->tgid, err, STOP_TIMEOUT_MS, why,
-				    sizeof(why));
+	err = tracee_attach(&t, p->tgid, w->pidfd, STOP_TIMEOUT_MS, why,
+			    sizeof(why));
+	w->pidfd = -1;	/* the tracee's now */
 	if (err) {
 		if (err == -ESRCH)
 			return;	/* it exited, and let go of everything */
@@ -620,7 +616,7 @@ static void handle_proc(struct run *run, struct holder_work *w,
 	if (w->gone)
 		return;
 	if (w->stop)
-		handle_stop(run, w->p, file);
+		handle_stop(run, w, file);
 	else if (w->nkick)
 		handle_waiters(run, w, file);
 	else
@@ -714,9 +710,42 @@ static void work_free(struct holder_work *work, size_t nwork)
 {
 	size_t i;
 
-	for (i = 0; i < nwork; i++)
+	for (i = 0; i < nwork; i++) {
 		free(work[i].kick);
+		if (work[i].pidfd >= 0)
+			close(work[i].pidfd);
+	}
 	free(work);
+}
+
+/*
+ * A pidfd on every holder that needs anything; one whose pid names
+ * another process now has exited, and needs nothing.
+ */
+static int take_pidfds(struct run *run, struct holder_work *work, size_t nwork)
+{
+	const struct holder_proc **procs = calloc(nwork ? nwork : 1,
+						  sizeof(*procs));
+	int *pidfds = calloc(nwork ? nwork : 1, sizeof(*pidfds));
+	size_t i, n = 0;
+	int err = -ENOMEM;
+
+	if (!procs || !pidfds)
+		goto out;
+	for (i = 0; i < nwork; i++)
+		if (!work[i].gone && (work[i].stop || work[i].nkick))
+			procs[n++] = work[i].p;
+	err = n ? holders_pidfds(&run->pl->holders, procs, pidfds, n) : 0;
+	for (i = 0, n = 0; !err && i < nwork; i++) {
+		if (work[i].gone || !(work[i].stop || work[i].nkick))
+			continue;
+		work[i].pidfd = pidfds[n++];
+		work[i].gone = work[i].pidfd < 0;
+	}
+out:
+	free(procs);
+	free(pidfds);
+	return err;
 }
 
 /*
@@ -744,6 +773,7 @@ static struct holder_work *plan(struct run *run, const struct holder_set *set,
 		if (set->procs[i].tgid == getpid())
 			continue;
 		w->p = &set->procs[i];
+		w->pidfd = -1;
 		++*nwork;
 		if (plan_holder(w, &ts, run->release)) {
 			work_free(work, *nwork);
@@ -751,8 +781,16 @@ static struct holder_work *plan(struct run *run, const struct holder_set *set,
 		}
 	}
 	holder_threads_free(&ts);
-	if (!work)
+	if (!work) {
 		fail(run->res, 0, 0, "stop", "ENOMEM");
+		return NULL;
+	}
+	err = take_pidfds(run, work, *nwork);
+	if (err) {
+		fail(run->res, 0, 0, "stop", "pidfds_%s", errname(err));
+		work_free(work, *nwork);
+		return NULL;
+	}
 	return work;
 }
 
