@@ -8,7 +8,8 @@
  * file whose (s_dev, i_ino) is a key of "holder_targets", or whose
  * device number is a key of "holder_rdev_targets".  One read of
  * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
- * every process.  A third walks every user thread and writes the system
+ * every process.  Fields are read with plain loads from the iterators'
+ * typed pointers, relocated by CO-RE.  A third walks every user thread and writes the system
  * call it is in (struct revoke_thread): one read of it replaces a read of
  * /proc/PID/task/TID/syscall per thread.
  */
@@ -47,11 +48,11 @@ struct {
 static __always_inline bool rdev_target(struct inode *inode)
 {
 	struct revoke_rdev_key rk = {};
-	__u32 fmt = BPF_CORE_READ(inode, i_mode) & S_IFMT;
+	__u32 fmt = inode->i_mode & S_IFMT;
 
 	if (fmt != S_IFCHR && fmt != S_IFBLK)
 		return false;
-	rk.rdev = BPF_CORE_READ(inode, i_rdev);
+	rk.rdev = inode->i_rdev;
 	rk.type = fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
 	return bpf_map_lookup_elem(&holder_rdev_targets, &rk);
 }
@@ -63,11 +64,11 @@ static __always_inline int target_file(struct file *file,
 	struct revoke_key key = {};
 	struct inode *inode;
 
-	inode = BPF_CORE_READ(file, f_inode);
+	inode = file->f_inode;
 	if (!inode)
 		return -1;
-	key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	key.ino = BPF_CORE_READ(inode, i_ino);
+	key.dev = inode->i_sb->s_dev;
+	key.ino = inode->i_ino;
 	if (!bpf_map_lookup_elem(&holder_targets, &key) && !rdev_target(inode))
 		return -1;
 	rec->dev = key.dev;
@@ -95,7 +96,7 @@ static __always_inline void note_mappings(struct file *file,
 /* Is descriptor @fd of @task close-on-exec? */
 static __always_inline __u32 fd_cloexec(struct task_struct *task, __u32 fd)
 {
-	unsigned long *bits = BPF_CORE_READ(task, files, fdt, close_on_exec);
+	unsigned long *bits = task->files->fdt->close_on_exec;
 	unsigned long word = 0;
 
 	bpf_probe_read_kernel(&word, sizeof(word), bits + fd / (8 * sizeof(word)));
@@ -113,8 +114,8 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 		return 0;
 	note_mappings(file, file->f_inode);
 	rec.kind = REVOKE_HOLDER_FD;
-	rec.tgid = BPF_CORE_READ(task, tgid);
-	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
+	rec.tgid = task->tgid;
+	rec.start_boottime = task->group_leader->start_boottime;
 	rec.fd = ctx->fd;
 	rec.cloexec = fd_cloexec(task, ctx->fd);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
@@ -131,15 +132,15 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 
 	if (!task || !vma)
 		return 0;
-	file = BPF_CORE_READ(vma, vm_file);
+	file = vma->vm_file;
 	if (!file || target_file(file, &rec))
 		return 0;
 	rec.kind = REVOKE_HOLDER_VMA;
-	rec.tgid = BPF_CORE_READ(task, tgid);
-	rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
-	rec.start = BPF_CORE_READ(vma, vm_start);
-	rec.end = BPF_CORE_READ(vma, vm_end);
-	rec.prot = BPF_CORE_READ(vma, vm_flags) & (VM_READ | VM_WRITE | VM_EXEC);
+	rec.tgid = task->tgid;
+	rec.start_boottime = task->group_leader->start_boottime;
+	rec.start = vma->vm_start;
+	rec.end = vma->vm_end;
+	rec.prot = vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }
