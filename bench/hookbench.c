@@ -138,7 +138,7 @@ static void set_case(struct hooks *h, enum kase c)
 
 /*
  * Grow the revoked set to @n fake entries, set their filter bits as
- * revoke-bpfd does, and say so in revoke_state.
+ * revoke-bpfd does, and say so in revoke_state and revoke_armed.
  */
 static void fill(struct hooks *h, long *have, long n)
 {
@@ -168,6 +168,7 @@ static void fill(struct hooks *h, long *have, long n)
 	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.revoke_state), &zero,
 				&st, BPF_ANY))
 		die("revoke_state");
+	h->ours->bss->revoke_armed = n ? REVOKE_ARMED_INODES : 0;
 }
 
 static double run_dd(long bs, long count)

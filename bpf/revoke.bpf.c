@@ -10,9 +10,9 @@
  * that reuses the number is not denied).
  *
  * Each hook first honours an earlier LSM's verdict (a non-zero @ret is
- * returned unchanged), then takes the fast path: while the revoked set is
- * empty it returns after a single load from the revoke_state array; while
- * it is not, a file whose bit in revoke_filter is clear (nearly every
+ * returned unchanged), then takes the fast path: while nothing is revoked
+ * it returns after a single load, of the global revoke_armed; while
+ * something is, a file whose bit in revoke_filter is clear (nearly every
  * file) returns after one more array load, without a hash lookup.
  */
 #include "vmlinux.h"
@@ -104,6 +104,13 @@ struct {
 	__uint(max_entries, REVOKE_EVENTS_BYTES);
 } revoke_events SEC(".maps");
 
+/*
+ * REVOKE_ARMED_INODES | REVOKE_ARMED_DEVICES, or 0 while nothing is
+ * revoked; written by the daemon only.  A global, so that reading it is
+ * one load from an address the verifier fixed, with no map lookup.
+ */
+__u32 revoke_armed;
+
 static __always_inline struct revoke_state *state(void)
 {
 	__u32 zero = 0;
@@ -134,6 +141,18 @@ static __always_inline bool filter_may_hold(const struct revoke_key *key)
 	return w && (*w & revoke_filter_mask(bit));
 }
 
+/* What a file_permission @mask asks for, as an event's op. */
+static __always_inline __u32 permission_op(__u64 mask)
+{
+	return mask & MAY_WRITE ? REVOKE_OP_WRITE :
+	       mask & MAY_READ ? REVOKE_OP_READ : REVOKE_OP_OTHER;
+}
+
+/*
+ * Report a denial.  file_permission's op is worked out from its mask
+ * (@arg) only here, so that the path of a file that is not revoked does
+ * not pay for it.
+ */
 static __always_inline void report(struct revoke_state *st,
 				   const struct revoke_key *key, __u32 hook,
 				   __u32 op, __u64 arg)
@@ -154,23 +173,24 @@ static __always_inline void report(struct revoke_state *st,
 	ev->dev = key->dev;
 	ev->ino = key->ino;
 	ev->hook = hook;
-	ev->op = op;
+	ev->op = hook == REVOKE_HOOK_FILE_PERMISSION ? permission_op(arg) : op;
 	ev->arg = arg;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/* Return -EIO if @inode is revoked, else 0, and report the denial. */
-static __always_inline int check_inode(struct inode *inode, __u32 hook,
-				       __u32 op, __u64 arg)
+/*
+ * Return -EIO if @inode is revoked, else 0, and report the denial;
+ * @armed is revoke_armed as the hook read it.
+ */
+static __always_inline int check_inode(struct inode *inode, __u32 armed,
+				       __u32 hook, __u32 op, __u64 arg)
 {
-	struct revoke_state *st = state();
 	struct revoke_key key = {};
+	struct revoke_state *st;
 	struct revoke_val *val;
 
-	if (!st || !st->nr_revoked)
-		return 0;
-	if (!inode)
+	if (!(armed & REVOKE_ARMED_INODES) || !inode)
 		return 0;
 	inode_key(inode, &key);
 	if (!filter_may_hold(&key))
@@ -179,7 +199,9 @@ static __always_inline int check_inode(struct inode *inode, __u32 hook,
 	if (!val)
 		return 0;
 	__sync_fetch_and_add(&val->denials, 1);
-	report(st, &key, hook, op, arg);
+	st = state();
+	if (st)
+		report(st, &key, hook, op, arg);
 	return -EIO;
 }
 
@@ -191,15 +213,10 @@ static __always_inline struct revoke_rdev_val *
 rdev_entry(struct inode *inode, struct revoke_key *key)
 {
 	struct revoke_rdev_key rk = {};
-	struct revoke_rdev_state *rs;
-	__u32 zero = 0;
 	__u32 fmt;
 
 	fmt = inode->i_mode & S_IFMT;
 	if (fmt != S_IFCHR && fmt != S_IFBLK)
-		return NULL;
-	rs = bpf_map_lookup_elem(&revoke_rdev_state, &zero);
-	if (!rs || !rs->nr_rdev)
 		return NULL;
 	rk.rdev = inode->i_rdev;
 	rk.type = fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
@@ -232,12 +249,15 @@ static __always_inline bool new_device_file(struct file *file, __u32 hook,
  * device went away, or at any time while it has not gone yet.
  */
 static __always_inline int check_rdev(struct file *file, struct inode *inode,
-				      __u32 hook, __u32 op, __u64 arg)
+				      __u32 armed, __u32 hook, __u32 op,
+				      __u64 arg)
 {
 	struct revoke_key key = {};
 	struct revoke_rdev_val *val;
 	struct revoke_state *st;
 
+	if (!(armed & REVOKE_ARMED_DEVICES))
+		return 0;
 	val = rdev_entry(inode, &key);
 	if (!val || new_device_file(file, hook, val))
 		return 0;
@@ -249,8 +269,8 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 }
 
 /* The same for @file's inode; @file may be NULL (an anonymous mapping). */
-static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
-				      __u64 arg)
+static __always_inline int check_file(struct file *file, __u32 armed,
+				      __u32 hook, __u32 op, __u64 arg)
 {
 	struct inode *inode;
 	int ret;
@@ -260,47 +280,56 @@ static __always_inline int check_file(struct file *file, __u32 hook, __u32 op,
 	inode = file->f_inode;
 	if (!inode)
 		return 0;
-	ret = check_inode(inode, hook, op, arg);
+	/* the device first: nothing of it is live across the set's lookups */
+	ret = check_rdev(file, inode, armed, hook, op, arg);
 	if (ret)
 		return ret;
-	return check_rdev(file, inode, hook, op, arg);
+	return check_inode(inode, armed, hook, op, arg);
 }
 
 SEC("lsm/file_permission")
 int BPF_PROG(revoke_file_permission, struct file *file, int mask, int ret)
 {
-	__u32 op = mask & MAY_WRITE ? REVOKE_OP_WRITE :
-		   mask & MAY_READ ? REVOKE_OP_READ : REVOKE_OP_OTHER;
+	__u32 armed = revoke_armed;
 
-	if (ret)
+	if (ret || !armed)
 		return ret;
-	return check_file(file, REVOKE_HOOK_FILE_PERMISSION, op, (__u32)mask);
+	return check_file(file, armed, REVOKE_HOOK_FILE_PERMISSION, 0,
+			  (__u32)mask);
 }
 
 SEC("lsm/mmap_file")
 int BPF_PROG(revoke_mmap_file, struct file *file, unsigned long reqprot,
 	     unsigned long prot, unsigned long flags, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_file(file, REVOKE_HOOK_MMAP_FILE, REVOKE_OP_MMAP, prot);
+	return check_file(file, armed, REVOKE_HOOK_MMAP_FILE, REVOKE_OP_MMAP,
+			  prot);
 }
 
 SEC("lsm/file_ioctl")
 int BPF_PROG(revoke_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_file(file, REVOKE_HOOK_FILE_IOCTL, REVOKE_OP_IOCTL, cmd);
+	return check_file(file, armed, REVOKE_HOOK_FILE_IOCTL, REVOKE_OP_IOCTL,
+			  cmd);
 }
 
 SEC("lsm/file_open")
 int BPF_PROG(revoke_file_open, struct file *file, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_file(file, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
+	return check_file(file, armed, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
 			  file->f_flags);
 }
 
@@ -308,9 +337,12 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 SEC("lsm/file_lock")
 int BPF_PROG(revoke_file_lock, struct file *file, unsigned int cmd, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_file(file, REVOKE_HOOK_FILE_LOCK, REVOKE_OP_LOCK, cmd);
+	return check_file(file, armed, REVOKE_HOOK_FILE_LOCK, REVOKE_OP_LOCK,
+			  cmd);
 }
 
 /*
@@ -323,7 +355,9 @@ SEC("lsm/file_fcntl")
 int BPF_PROG(revoke_file_fcntl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
 	switch (cmd) {
 	case F_DUPFD:
@@ -333,7 +367,8 @@ int BPF_PROG(revoke_file_fcntl, struct file *file, unsigned int cmd,
 	case F_GETFL:
 		return 0;
 	}
-	return check_file(file, REVOKE_HOOK_FILE_FCNTL, REVOKE_OP_FCNTL, cmd);
+	return check_file(file, armed, REVOKE_HOOK_FILE_FCNTL, REVOKE_OP_FCNTL,
+			  cmd);
 }
 
 /* A mapping made before the revocation, and not replaced, gains nothing. */
@@ -341,9 +376,11 @@ SEC("lsm/file_mprotect")
 int BPF_PROG(revoke_file_mprotect, struct vm_area_struct *vma,
 	     unsigned long reqprot, unsigned long prot, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_file(vma->vm_file, REVOKE_HOOK_FILE_MPROTECT,
+	return check_file(vma->vm_file, armed, REVOKE_HOOK_FILE_MPROTECT,
 			  REVOKE_OP_MMAP, prot);
 }
 
@@ -351,10 +388,12 @@ int BPF_PROG(revoke_file_mprotect, struct vm_area_struct *vma,
 SEC("lsm/path_truncate")
 int BPF_PROG(revoke_path_truncate, const struct path *path, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_inode(path->dentry->d_inode, REVOKE_HOOK_PATH_TRUNCATE,
-			   REVOKE_OP_WRITE, 0);
+	return check_inode(path->dentry->d_inode, armed,
+			   REVOKE_HOOK_PATH_TRUNCATE, REVOKE_OP_WRITE, 0);
 }
 
 /*
@@ -365,9 +404,12 @@ int BPF_PROG(revoke_path_truncate, const struct path *path, int ret)
 SEC("lsm/file_receive")
 int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 {
-	if (ret)
+	__u32 armed = revoke_armed;
+
+	if (ret || !armed)
 		return ret;
-	return check_file(file, REVOKE_HOOK_FILE_RECEIVE, REVOKE_OP_OTHER, 0);
+	return check_file(file, armed, REVOKE_HOOK_FILE_RECEIVE,
+			  REVOKE_OP_OTHER, 0);
 }
 
 /*
@@ -379,12 +421,13 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 SEC("lsm/inode_free_security")
 int BPF_PROG(revoke_inode_free, struct inode *inode)
 {
-	struct revoke_state *st = state();
 	struct revoke_key key = {};
+	struct revoke_state *st;
 
-	if (!st || !st->nr_revoked)
+	if (!(revoke_armed & REVOKE_ARMED_INODES) || inode->i_nlink != 0)
 		return 0;
-	if (inode->i_nlink != 0)
+	st = state();
+	if (!st)
 		return 0;
 	inode_key(inode, &key);
 	if (bpf_map_delete_elem(&revoked, &key) == 0) {
@@ -399,11 +442,8 @@ SEC("lsm/file_free_security")
 int BPF_PROG(revoke_file_free, struct file *file)
 {
 	__u64 addr = (__u64)file;
-	struct revoke_rdev_state *rs;
-	__u32 zero = 0;
 
-	rs = bpf_map_lookup_elem(&revoke_rdev_state, &zero);
-	if (rs && rs->nr_rdev)
+	if (revoke_armed & REVOKE_ARMED_DEVICES)
 		bpf_map_delete_elem(&rdev_files, &addr);
 	return 0;
 }

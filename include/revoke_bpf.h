@@ -136,11 +136,19 @@ struct revoke_rdev_state {
 	__u64 nr_rdev;
 };
 
+/*
+ * What is revoked, as the hooks' first and, while nothing is, only load
+ * sees it: revoke.bpf.c's global "revoke_armed" (its .bss map, written
+ * by the daemon from nr_revoked and nr_rdev).
+ */
+#define REVOKE_ARMED_INODES 0x1		/* the revoked set may hold entries */
+#define REVOKE_ARMED_DEVICES 0x2	/* some device is revoked */
+
 /**
  * struct revoke_state - the single element of the "revoke_state" array map
  * @nr_revoked: an upper bound on the number of entries in the revoked set.
- *	While it is zero the hooks return after one load, without looking
- *	at the file.  It may count more entries than there are (the BPF
+ *	While it is zero, REVOKE_ARMED_INODES is clear and the hooks do not
+ *	look the file up.  It may count more entries than there are (the BPF
  *	side drops entries of freed inodes without lowering it), never fewer.
  * @events_lost: denial events dropped because the ring buffer was full
  * @freed: entries dropped because their inode was deleted and freed

@@ -60,6 +60,7 @@ static const char *const map_names[] = {
 	"revoked_rdev",
 	"revoke_rdev_state",
 	"rdev_files",
+	"revoke_b_bss",		/* revoke_armed: see map_pin_name() */
 };
 
 static bool libbpf_verbose;
@@ -102,12 +103,6 @@ static bool obj_pinned(const char *dir, const char *name)
 }
 
 /**
- * revoke_bpf_count_attached() - how many of the programs have a pinned link
- * @pin_dir: the pin directory
- *
- * Return: 0 to REVOKE_NR_PROGS.
- */
-/**
  * revoke_bpf_count_keys() - how many entries a hash map holds
  * @map_fd: the map
  * @key_size: the size of its keys, at most 64 bytes
@@ -131,6 +126,12 @@ int revoke_bpf_count_keys(int map_fd, size_t key_size, uint64_t *count)
 	return errno == ENOENT ? 0 : -errno;
 }
 
+/**
+ * revoke_bpf_count_attached() - how many of the programs have a pinned link
+ * @pin_dir: the pin directory
+ *
+ * Return: 0 to REVOKE_NR_PROGS.
+ */
 int revoke_bpf_count_attached(const char *pin_dir)
 {
 	int i, n = 0;
@@ -138,6 +139,33 @@ int revoke_bpf_count_attached(const char *pin_dir)
 	for (i = 0; i < REVOKE_NR_PROGS; i++)
 		n += obj_pinned(pin_dir, revoke_prog_names[i]);
 	return n;
+}
+
+/**
+ * revoke_bpf_arm() - set the hooks' revoke_armed from the two counters
+ * @rb: the daemon's handles
+ *
+ * Call it after every change of nr_revoked or nr_rdev: each bit of
+ * revoke_armed is set while its counter is not zero, and while both are
+ * zero every hook returns after reading it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoke_bpf_arm(struct revoke_bpf *rb)
+{
+	struct revoke_bpf_skel__bss bss = {};
+	struct revoke_rdev_state rs;
+	struct revoke_state st;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
+	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
+		return -errno;
+	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
+			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
+	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
+		return -errno;
+	return 0;
 }
 
 static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
@@ -176,18 +204,33 @@ static int map_capacity(int fd, uint32_t *max_entries)
 }
 
 /*
+ * The name @map is pinned under: its own, but with '_' for '.', which a
+ * BPF filesystem refuses in names (the global data's map is named
+ * "revoke_b.bss": it is pinned as revoke_b_bss).
+ */
+static void map_pin_name(const struct bpf_map *map, char name[NAME_MAX + 1])
+{
+	char *dot;
+
+	snprintf(name, NAME_MAX + 1, "%s", bpf_map__name(map));
+	while ((dot = strchr(name, '.')))
+		*dot = '_';
+}
+
+/*
  * Reuse the pinned copy of @map if there is one, else pin it after load
  * and set *@fresh.
  */
 static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], name[NAME_MAX + 1];
 	int fd, err;
 
-	fd = obj_get(pin_dir, bpf_map__name(map));
+	map_pin_name(map, name);
+	fd = obj_get(pin_dir, name);
 	if (fd == -ENOENT) {
 		*fresh = true;
-		if (pin_path(path, sizeof(path), pin_dir, bpf_map__name(map)))
+		if (pin_path(path, sizeof(path), pin_dir, name))
 			return -ENAMETOOLONG;
 		return bpf_map__set_pin_path(map, path);
 	}
@@ -403,10 +446,22 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 		ret = keep_fd(bpf_map__fd(skel->maps.rdev_files),
 			      &rb->rdev_files_fd, err, errlen);
 	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.bss), &rb->armed_fd, err,
+			      errlen);
+	if (!ret)
 		ret = map_filter(rb, err, errlen);
-	/* a filter made new (first start, or an upgrade) is filled first */
+	/*
+	 * A filter or an armed word made new (first start, or an upgrade)
+	 * is filled before any program of this build is attached.
+	 */
 	if (!ret)
 		ret = sync_filter(rb, err, errlen);
+	if (!ret) {
+		ret = revoke_bpf_arm(rb);
+		if (ret)
+			snprintf(err, errlen, "cannot set revoke_armed: %s",
+				 strerror(-ret));
+	}
 	if (!ret)
 		ret = attach_all(rb, skel, fresh_map, err, errlen);
 	if (!ret)
@@ -442,6 +497,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	rb->rdev_fd = -1;
 	rb->rdev_state_fd = -1;
 	rb->rdev_files_fd = -1;
+	rb->armed_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -480,6 +536,8 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 		close(rb->rdev_state_fd);
 	if (rb->rdev_files_fd >= 0)
 		close(rb->rdev_files_fd);
+	if (rb->armed_fd >= 0)
+		close(rb->armed_fd);
 	if (rb->filter)
 		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
 	rb->filter = NULL;
@@ -487,6 +545,7 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 	rb->rdev_fd = -1;
 	rb->rdev_state_fd = -1;
 	rb->rdev_files_fd = -1;
+	rb->armed_fd = -1;
 	rb->reports_fd = -1;
 	rb->revoked_fd = -1;
 	rb->state_fd = -1;

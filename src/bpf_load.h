@@ -22,6 +22,7 @@
  * @rdev_fd: the "revoked_rdev" hash map (revoked devices)
  * @rdev_state_fd: the "revoke_rdev_state" array map
  * @rdev_files_fd: the "rdev_files" hash map
+ * @armed_fd: the programs' .bss map, whose one value is revoke_armed
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
  * @max_entries: capacity of the revoked map
  * @adopted: true if every map and link was pinned already, running this
@@ -38,6 +39,7 @@ struct revoke_bpf {
 	int rdev_fd;
 	int rdev_state_fd;
 	int rdev_files_fd;
+	int armed_fd;
 	uint64_t *filter;
 	uint32_t max_entries;
 	bool adopted;
@@ -51,6 +53,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 		    uint32_t max_entries, bool verbose, char *err, size_t errlen);
 void revoke_bpf_close(struct revoke_bpf *rb);
 int revoke_bpf_count_attached(const char *pin_dir);
+int revoke_bpf_arm(struct revoke_bpf *rb);
 int revoke_bpf_count_keys(int map_fd, size_t key_size, uint64_t *count);
 int revoke_bpf_unload(const char *pin_dir);
 

@@ -42,7 +42,8 @@ int revoked_map_state(struct revoke_bpf *rb, struct revoke_state *st)
 }
 
 /*
- * Set the fast-path counter, keeping the other fields.  The daemon is the
+ * Set the fast-path counter, keeping the other fields, and the hooks'
+ * revoke_armed from it.  The daemon is the
  * only writer of nr_revoked; the programs only add to the other fields,
  * so an increment they make between our read and write can be lost,
  * which costs a statistic, never a revocation.
@@ -59,7 +60,7 @@ static int write_count(struct revoke_bpf *rb, uint64_t count)
 	st.nr_revoked = count;
 	if (bpf_map_update_elem(rb->state_fd, &zero, &st, BPF_ANY))
 		return -errno;
-	return 0;
+	return revoke_bpf_arm(rb);
 }
 
 static int read_count(struct revoke_bpf *rb, uint64_t *count)

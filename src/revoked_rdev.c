@@ -39,7 +39,7 @@ static int write_count(struct revoke_bpf *rb, uint64_t count)
 
 	if (bpf_map_update_elem(rb->rdev_state_fd, &zero, &st, BPF_ANY))
 		return -errno;
-	return 0;
+	return revoke_bpf_arm(rb);
 }
 
 static uint64_t now_ns(void)

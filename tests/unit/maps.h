@@ -14,8 +14,8 @@
 #include "revoke_bpf.h"
 
 /*
- * Make revoked, revoke_state, revoke_reports, the mapped revoke_filter
- * and the revoked device maps in @rb, with room for @entries revocations.  Return 0 or
+ * Make revoked, revoke_state, revoke_reports, the mapped revoke_filter,
+ * the revoked device maps and the armed word in @rb, with room for @entries revocations.  Return 0 or
  * -1.
  */
 static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
@@ -46,14 +46,25 @@ static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
 	rb->rdev_files_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "rdev_files",
 					   sizeof(uint64_t), sizeof(uint64_t),
 					   REVOKE_RDEV_FILES, NULL);
+	rb->armed_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke.bss", 4,
+				      sizeof(uint32_t), 1, NULL);
 	rb->max_entries = entries;
 	if (rb->revoked_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
 	    rb->filter_fd < 0 || rb->rdev_fd < 0 || rb->rdev_state_fd < 0 ||
-	    rb->rdev_files_fd < 0)
+	    rb->rdev_files_fd < 0 || rb->armed_fd < 0)
 		return -1;
 	rb->filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
 			  PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);
 	return rb->filter == MAP_FAILED ? -1 : 0;
+}
+
+/* The hooks' revoke_armed, as the daemon last wrote it. */
+static inline uint32_t test_armed(const struct revoke_bpf *rb)
+{
+	uint32_t zero = 0, armed = ~0u;
+
+	bpf_map_lookup_elem(rb->armed_fd, &zero, &armed);
+	return armed;
 }
 
 #endif

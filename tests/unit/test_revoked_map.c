@@ -3,7 +3,7 @@
  * Unit tests for src/revoked_map.c on real BPF maps (hash and array maps
  * load on the host): the filter in front of the revoked set keeps the bit
  * of every key, through add, del of a key that shares its word, and a
- * full resync.
+ * full resync; and the hooks' revoke_armed follows the set.
  */
 #include <errno.h>
 #include <string.h>
@@ -56,6 +56,8 @@ int main(void)
 	      revoke_filter_bit(a.dev, 12) < REVOKE_FILTER_WORDS * 64);
 	CHECK("add sets the key's bit",
 	      !revoked_map_add(&rb, &a, &ch) && ch == REVOKE_ADDED && bit_set(&a));
+	CHECK("and arms the hooks for inodes",
+	      test_armed(&rb) == REVOKE_ARMED_INODES);
 	CHECK("a key not added has its bit clear", !bit_set(&c));
 	CHECK("a second key in the same word gets its bit too",
 	      !revoked_map_add(&rb, &b, &ch) && bit_set(&b) && bit_set(&a));
@@ -77,5 +79,7 @@ int main(void)
 			empty = false;
 	CHECK("an empty set leaves an empty filter",
 	      empty && !revoked_map_count(&rb, &count) && count == 0);
+	CHECK("and the hooks disarmed: they return after one load",
+	      test_armed(&rb) == 0);
 	return tap_done();
 }

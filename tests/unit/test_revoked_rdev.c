@@ -49,6 +49,8 @@ int main(void)
 	CHECK("add counts the device before add returns",
 	      revoked_rdev_add(&rb, &tty, "admin", false, &ch) == 0 &&
 	      ch == REVOKE_ADDED && nr_rdev() == 1);
+	CHECK("and arms the hooks for devices only",
+	      test_armed(&rb) == REVOKE_ARMED_DEVICES);
 	CHECK("a new entry is not removed and keeps its cause",
 	      val_of(&tty).removed_ns == 0 && !strcmp(val_of(&tty).cause, "admin") &&
 	      val_of(&tty).revoked_at > 0);
@@ -80,6 +82,7 @@ int main(void)
 	      nr_rdev() == 0 &&
 	      bpf_map_lookup_elem(rb.rdev_files_fd, &addr, &stamp) < 0 &&
 	      errno == ENOENT);
+	CHECK("and disarms the hooks", test_armed(&rb) == 0);
 	CHECK("count and sync agree with the map",
 	      revoked_rdev_add(&rb, &tty, "admin", false, &ch) == 0 &&
 	      revoked_rdev_count(&rb, &n) == 0 && n == 1 &&

@@ -30,7 +30,7 @@ state_unchanged() {
 
 @test "the programs and maps are pinned under /sys/fs/bpf/revoke-bpf" {
 	run ls /sys/fs/bpf/revoke-bpf
-	expect_lines rdev_files revoke_events revoke_file_fcntl revoke_file_free \
+	expect_lines rdev_files revoke_b_bss revoke_events revoke_file_fcntl revoke_file_free \
 		revoke_file_ioctl revoke_file_lock revoke_file_mprotect \
 		revoke_file_open revoke_file_permission revoke_file_receive \
 		revoke_filter revoke_inode_free revoke_mmap_file \
