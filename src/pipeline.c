@@ -276,7 +276,8 @@ static int dead_file_seal(struct holder_file *hf)
 		err = -errno;
 	else if (revoke_kdev_from_stdev(st.st_dev, &hf->dead.dev))
 		err = -EINVAL;
-	hf->dead.ino = st.st_ino;
+	else
+		hf->dead.ino = st.st_ino;
 	close(fd);
 	return err;
 }
@@ -302,6 +303,8 @@ static int dead_file_open(struct holder_file *hf, const char *step)
 	}
 	err = dead_file_seal(hf);
 	if (err) {
+		/* never revoked, so never used: dead_file_revoke() says err */
+		hf->dead_err = err;
 		fail(hf->run->res, t->tgid, 0, step, "memfd_seal_%s",
 		     errname(err));
 		return -1;
