@@ -153,6 +153,37 @@ static int add_thread(struct tracee *t, pid_t tid)
 	return 0;
 }
 
+/*
+ * Seize thread @tid of @t's process and interrupt it.  Return 0 if it is
+ * now in @t, 1 if it has exited (or is a zombie, which runs nothing any
+ * more), or a negative errno with @why set.
+ */
+static int seize_thread(struct tracee *t, pid_t tid, char *why, size_t whylen)
+{
+	int err = seize(tid);
+
+	if (err == -ESRCH || (err == -EPERM && thread_is_zombie(t->tgid, tid)))
+		return 1;
+	if (err) {
+		int tracer = tracer_of(t->tgid);
+
+		if (tracer)
+			snprintf(why, whylen, "traced_by_pid_%d", tracer);
+		else
+			snprintf(why, whylen, "ptrace_%s",
+				 strerrorname_np(-err) ?: "refused");
+		return err;
+	}
+	err = add_thread(t, tid);
+	if (err) {
+		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+		snprintf(why, whylen, "ENOMEM");
+		return err;
+	}
+	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
+	return 0;
+}
+
 /* Seize and interrupt every thread not seized yet; return how many. */
 static int seize_new_threads(struct tracee *t, char *why, size_t whylen)
 {
@@ -172,34 +203,13 @@ static int seize_new_threads(struct tracee *t, char *why, size_t whylen)
 
 		if (tid <= 0 || known_tid(t, tid))
 			continue;
-		err = seize(tid);
-		if (err == -ESRCH)
-			continue;	/* exited meanwhile */
-		if (err == -EPERM && thread_is_zombie(t->tgid, tid)) {
-			err = 0;	/* it runs nothing any more */
-			continue;
-		}
-		if (err) {
-			int tracer = tracer_of(t->tgid);
-
-			if (tracer)
-				snprintf(why, whylen, "traced_by_pid_%d", tracer);
-			else
-				snprintf(why, whylen, "ptrace_%s",
-					 strerrorname_np(-err) ?: "refused");
+		err = seize_thread(t, tid, why, whylen);
+		if (err < 0)
 			break;
-		}
-		err = add_thread(t, tid);
-		if (err) {
-			ptrace(PTRACE_DETACH, tid, NULL, NULL);
-			snprintf(why, whylen, "ENOMEM");
-			break;
-		}
-		ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
-		n++;
+		n += !err;
 	}
 	closedir(dir);
-	return err ? err : n;
+	return err < 0 ? err : n;
 }
 
 /* Wait for the stop PTRACE_INTERRUPT asked for. */
@@ -408,7 +418,6 @@ int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 	return 0;
 }
 
-/* Resume @th to its next syscall stop, holding back signals meanwhile. */
 /* Is thread @tid, stopped by us (so its number is not reused), of @tgid? */
 static bool thread_of(pid_t tgid, pid_t tid)
 {
@@ -447,32 +456,13 @@ int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,
 	t->injector = -1;
 	t->pidfd = pidfd;
 	for (i = 0; i < n; i++) {
-		err = seize(tids[i]);
-		if (err == -ESRCH ||
-		    (err == -EPERM && thread_is_zombie(tgid, tids[i])))
-			continue;	/* exited meanwhile */
-		if (err) {
-			int tracer = tracer_of(tgid);
-
-			if (tracer)
-				snprintf(why, whylen, "traced_by_pid_%d", tracer);
-			else
-				snprintf(why, whylen, "ptrace_%s",
-					 strerrorname_np(-err) ?: "refused");
-			goto fail;
+		err = seize_thread(t, tids[i], why, whylen);
+		if (err < 0) {
+			tracee_detach(t);
+			return err;
 		}
-		err = add_thread(t, tids[i]);
-		if (err) {
-			ptrace(PTRACE_DETACH, tids[i], NULL, NULL);
-			snprintf(why, whylen, "ENOMEM");
-			goto fail;
-		}
-		ptrace(PTRACE_INTERRUPT, tids[i], NULL, NULL);
 	}
 	return 0;
-fail:
-	tracee_detach(t);
-	return err;
 }
 
 /**
@@ -516,6 +506,7 @@ int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 	return 0;
 }
 
+/* Resume @th to its next syscall stop, holding back signals meanwhile. */
 static int next_syscall_stop(struct tracee_thread *th)
 {
 	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
