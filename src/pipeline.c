@@ -49,6 +49,7 @@
 #define STOP_TIMEOUT_MS 1000
 #define DRAIN_POLL_MS 1
 #define DRAIN_WOKEN_MS 10
+#define DRAIN_SLOW_POLL_MS 10
 #define DEAD_NAME "revoke-bpf-dead"
 
 static uint64_t now_us(void)
@@ -705,6 +706,9 @@ static void drain(struct run *run, const struct holder_work *work,
 		holder_threads_free(&ts);
 		if ((!n && !running) || last)
 			return;
+		/* past the grace, a thread still blocked is waited for slowly */
+		if (now_us() >= grace)
+			pause.tv_nsec = DRAIN_SLOW_POLL_MS * 1000000L;
 		nanosleep(&pause, NULL);
 	}
 }
@@ -719,6 +723,12 @@ static void work_free(struct holder_work *work, size_t nwork)
 			close(work[i].pidfd);
 	}
 	free(work);
+}
+
+/* Does the pipeline do anything to this holder? */
+static bool acts_on(const struct holder_work *w)
+{
+	return !w->gone && (w->stop || w->nkick);
 }
 
 /*
@@ -736,11 +746,11 @@ static int take_pidfds(struct run *run, struct holder_work *work, size_t nwork)
 	if (!procs || !pidfds)
 		goto out;
 	for (i = 0; i < nwork; i++)
-		if (!work[i].gone && (work[i].stop || work[i].nkick))
+		if (acts_on(&work[i]))
 			procs[n++] = work[i].p;
 	err = n ? holders_pidfds(&run->pl->holders, procs, pidfds, n) : 0;
 	for (i = 0, n = 0; !err && i < nwork; i++) {
-		if (work[i].gone || !(work[i].stop || work[i].nkick))
+		if (!acts_on(&work[i]))
 			continue;
 		work[i].pidfd = pidfds[n++];
 		work[i].gone = work[i].pidfd < 0;
