@@ -8,15 +8,14 @@
  * file whose (s_dev, i_ino) is a key of "holder_targets", or whose
  * device number is a key of "holder_rdev_targets".  One read of
  * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
- * every process.  Fields are read with plain loads from the iterators'
- * typed pointers, relocated by CO-RE.  A third walks every user thread and writes the system
+ * every process.  A third walks every user thread and writes the system
  * call it is in (struct revoke_thread): one read of it replaces a read of
- * /proc/PID/task/TID/syscall per thread.
+ * /proc/PID/task/TID/syscall per thread.  Fields are read with plain
+ * loads from the iterators' typed pointers, relocated by CO-RE.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
-#include <bpf/bpf_core_read.h>
 #include "revoke_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -130,7 +130,8 @@ struct revoke_rdev_val {
 /**
  * struct revoke_rdev_state - the single element of "revoke_rdev_state"
  * @nr_rdev: an upper bound on the entries of "revoked_rdev"; while it is
- *	zero the hooks do not look at device numbers at all
+ *	zero, REVOKE_ARMED_DEVICES is clear and the hooks do not look at
+ *	device numbers at all
  */
 struct revoke_rdev_state {
 	__u64 nr_rdev;

@@ -189,9 +189,9 @@ static int add_holder(void *set, const void *rec)
 
 /*
  * Put @key in @map, read the iterators @fds (if not NULL) and @vmas into
- * @set, take @key out again.  If @may_skip_vmas and some process has a descriptor of
- * the inode, none of whose files has a mapping, the walk of every mapping
- * is spared: a mapping comes from an mmap() of an open file of the
+ * @set, take @key out again.  If @may_skip_vmas and some process has a
+ * descriptor of the inode, none of whose files has a mapping, the walk of
+ * every mapping is spared: a mapping comes from an mmap() of an open file of the
  * inode, each new one is refused since the inode is revoked, and one in
  * flight is by a thread blocked in mmap() on a descriptor, which the
  * pipeline stops and rescans (see plan_holder() in pipeline.c).
