@@ -345,6 +345,64 @@ static void test_thread_snapshot_matches_proc_syscall(void)
 	reap(&c);
 }
 
+/*
+ * The walk of every mapping is spared only when no file of the inode is
+ * mapped: a process that mapped the file and closed its descriptor is
+ * still found while another holds only a descriptor.
+ */
+static void test_mapping_without_fd_found_beside_fd_holder(void)
+{
+	const char *path = new_file("mapped_closed");
+	const struct holder_proc *mapper = NULL, *self = NULL;
+	struct holder_set set = {};
+	struct revoke_key key;
+	int p[2], fd = -1;
+	pid_t pid;
+	size_t i;
+	char c;
+
+	CHECK("a pipe for the mapper", !pipe(p));
+	pid = fork();
+	if (pid == 0) {
+		int mfd = open(path, O_RDONLY);
+
+		if (mfd < 0 || mmap(NULL, 4096, PROT_READ, MAP_SHARED, mfd, 0) ==
+			       MAP_FAILED)
+			_exit(1);
+		close(mfd);
+		if (write(p[1], "r", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	CHECK("the mapper maps the file and closes its fd",
+	      pid > 0 && read(p[0], &c, 1) == 1);
+	fd = open(path, O_RDONLY);
+	CHECK("holders are found",
+	      fd >= 0 && !key_of(path, &key) &&
+	      !holders_find(&pl.holders, &key, &set));
+	for (i = 0; i < set.nr; i++) {
+		if (set.procs[i].tgid == pid)
+			mapper = &set.procs[i];
+		if (set.procs[i].tgid == getpid())
+			self = &set.procs[i];
+	}
+	CHECK("the descriptor holder, with no mapping",
+	      self && self->nfds == 1 && self->nvmas == 0);
+	CHECK("the mapper, with its mapping and no descriptor",
+	      mapper && mapper->nfds == 0 && mapper->nvmas == 1 &&
+	      mapper->vmas[0].prot == PROT_READ);
+	holder_set_free(&set);
+	if (fd >= 0)
+		close(fd);
+	close(p[0]);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
 static void poll_like(const char *mode, const char *expect)
 {
 	char name[64], what[128];
@@ -529,6 +587,7 @@ int main(void)
 	test_multithreaded_holder_all_mappings_replaced();
 	test_seccomp_holder_is_injected_anyway();
 	test_thread_snapshot_matches_proc_syscall();
+	test_mapping_without_fd_found_beside_fd_holder();
 	test_woken_read_restarts_intact();
 	test_poll_completed_with_pollerr();
 	test_epoll_wait_completed_with_epollerr();
