@@ -130,12 +130,15 @@ children_of() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	not_stopped "$HOLDER_PID"
-	# its next exec opens the file anew and is denied, or its mapping
-	# was replaced and the next touch faults
+	# its next exec opens the file anew and is denied; or it had opened
+	# it just before add and its mmap is denied; or its mapping was
+	# replaced and the next touch faults
 	for i in $(seq 1 100); do
-		grep -qx -e "$f: Input/output error" -e "SIGBUS si_code=BUS_ADRERR" "$D/out" && break
+		grep -qx -e "$f: Input/output error" -e "mmap: Input/output error" \
+			-e "SIGBUS si_code=BUS_ADRERR" "$D/out" && break
 		sleep 0.05
 	done
 	cat "$D/out"
-	grep -qx -e "$f: Input/output error" -e "SIGBUS si_code=BUS_ADRERR" "$D/out"
+	grep -qx -e "$f: Input/output error" -e "mmap: Input/output error" \
+		-e "SIGBUS si_code=BUS_ADRERR" "$D/out"
 }
