@@ -45,14 +45,16 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load revoked_map revoked_rdev kernel_revoke policy uevent_netlink ctl_server ctl_proto key \
+DAEMON_OBJS := daemon bpf_load revoked_map revoke_table revoked_rdev kernel_revoke policy uevent_netlink ctl_server ctl_proto key \
 	       lsm_check inode_find events holders pipeline procfs tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
-# BPF test helpers: an object standing for another build, and its loader
-BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog
+# BPF test helpers: an object standing for another build, its loader, and
+# the revoked set as a build before revoke_table pinned it
+BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog \
+	       $(BUILD)/tests/pin_legacy_set
 
 BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm $(BUILD)/bench/libbench
 # librevoke: include/revoke.h, src/lib/*.c; static, shared, pkg-config
@@ -120,6 +122,10 @@ $(BUILD)/tests/pin_prog: tests/bpf/pin_prog.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
+$(BUILD)/tests/pin_legacy_set: tests/bpf/pin_legacy_set.c $(BUILD)/revoke_table.o | $(BUILD)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(HELPER_LIBS_$*) -o $@
@@ -173,10 +179,10 @@ spin:
 	$(Q)tests/lib/spin.sh
 
 # Benchmarks (make bench): the hooks' cost, and the pipeline's.
-$(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke.skel.h \
-		$(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
+$(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke_table.o \
+		$(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $< $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $(filter %.c %.o,$^) $(LDLIBS) -o $@
 
 $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 	$(call msg,CC,$@)

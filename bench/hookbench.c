@@ -6,7 +6,7 @@
  * It loads the enforcement object (build/revoke.skel.h, the very programs
  * revoke-bpfd attaches) and the empty programs (bench/empty_hook.bpf.c)
  * itself, unpinned, so that it can attach and detach them between runs
- * while the revoked map keeps its contents.  For each size of the revoked
+ * while the revoked set keeps its contents.  For each size of the revoked
  * set in --levels, it runs --rounds rounds of three cases, in this order:
  *
  *	none		no program attached
@@ -45,12 +45,12 @@
 #include <bpf/libbpf.h>
 
 #include "revoke_bpf.h"
+#include "revoke_table.h"
 #include "revoke.skel.h"
 #include "empty_hook.skel.h"
 
 #define MAX_LEVELS 8
 #define MAX_ROUNDS 101
-#define FILL_BATCH 8192
 /* room for every program of either object; attach() refuses more */
 #define MAX_LINKS 32
 /* a filesystem device no kernel hands out: every lookup misses */
@@ -81,6 +81,7 @@ static double ns_empty[MAX_LEVELS], ns_armed[MAX_LEVELS];
 struct hooks {
 	struct revoke_bpf_skel *ours;
 	__u64 *filter;			/* revoke_filter, mapped */
+	struct revoke_table table;	/* revoke_table, mapped */
 	struct empty_hook_bpf_skel *empty;
 	struct bpf_link *links[MAX_LINKS];
 	int nlinks;
@@ -142,27 +143,17 @@ static void set_case(struct hooks *h, enum kase c)
  */
 static void fill(struct hooks *h, long *have, long n)
 {
-	static struct revoke_key keys[FILL_BATCH];
-	static struct revoke_val vals[FILL_BATCH];
-	int map = bpf_map__fd(h->ours->maps.revoked);
+	struct revoke_val val = { .revoked_at = 1 };
 	struct revoke_state st = {};
-	__u32 zero = 0, cnt;
-	long i;
+	struct revoke_key key;
+	__u32 zero = 0, bit;
 
-	while (*have < n) {
-		cnt = (__u32)(n - *have < FILL_BATCH ? n - *have : FILL_BATCH);
-		for (i = 0; i < cnt; i++) {
-			__u32 bit;
-
-			keys[i] = (struct revoke_key){ .dev = FAKE_DEV,
-						       .ino = (__u64)(*have + i + 1) };
-			vals[i] = (struct revoke_val){ .revoked_at = 1 };
-			bit = revoke_filter_bit(keys[i].dev, keys[i].ino);
-			h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
-		}
-		if (bpf_map_update_batch(map, keys, vals, &cnt, NULL))
-			die("filling the revoked map");
-		*have += cnt;
+	for (; *have < n; (*have)++) {
+		key = (struct revoke_key){ .dev = FAKE_DEV, .ino = (__u64)*have + 1 };
+		if (revoke_table_insert(&h->table, &key, &val))
+			die("filling revoke_table");
+		bit = revoke_filter_bit(key.dev, key.ino);
+		h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
 	}
 	st.nr_revoked = (__u64)n;
 	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.revoke_state), &zero,
@@ -448,7 +439,8 @@ int main(int argc, char **argv)
 	h.empty = empty_hook_bpf_skel__open_and_load();
 	if (!h.ours || !h.empty)
 		die("opening the BPF objects");
-	bpf_map__set_max_entries(h.ours->maps.revoked, (__u32)max_level + 1);
+	bpf_map__set_max_entries(h.ours->maps.revoke_table,
+				 revoke_table_elements((__u32)max_level + 1));
 	kmem0 = kernel_kb();
 	if (revoke_bpf_skel__load(h.ours))
 		die("loading revoke.bpf.o");
@@ -457,6 +449,9 @@ int main(int argc, char **argv)
 			bpf_map__fd(h.ours->maps.revoke_filter), 0);
 	if (h.filter == MAP_FAILED)
 		die("mapping revoke_filter");
+	if (revoke_table_map(&h.table, bpf_map__fd(h.ours->maps.revoke_table),
+			     revoke_table_elements((__u32)max_level + 1)))
+		die("mapping revoke_table");
 
 	printf("{\n");
 	for (l = 0; l < o.nlevels; l++) {

@@ -3,17 +3,18 @@
  * revoke.bpf.c - the enforcement core: BPF LSM programs that deny every
  * operation on a revoked inode with -EIO.
  *
- * An inode is revoked while its (filesystem device, inode number) is a key
- * of the "revoked" hash map.  revoke-bpfd fills the map; these programs
- * read it, count denials, report each one through a ring buffer, and drop
- * the entry of an inode that is deleted and freed (so that a new file
- * that reuses the number is not denied).
+ * An inode is revoked while its (filesystem device, inode number) is in
+ * the revoked set, "revoke_table" (a cuckoo hash table in an array, see
+ * revoke_bpf.h).  revoke-bpfd fills the set; these programs read it, count
+ * denials, report each one through a ring buffer, and free the entry of
+ * an inode that is deleted and freed (so that a new file that reuses the
+ * number is not denied).
  *
  * Each hook first honours an earlier LSM's verdict (a non-zero @ret is
  * returned unchanged), then takes the fast path: while nothing is revoked
  * it returns after a single load, of the global revoke_armed; while
  * something is, a file whose bit in revoke_filter is clear (nearly every
- * file) returns after one more array load, without a hash lookup.
+ * file) returns after one more array load, without a lookup in the set.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,13 +38,17 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/*
+ * The revoked set: a head and a power-of-two number of buckets (see
+ * revoke_bpf.h); revoke-bpfd sizes it before the load.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, REVOKE_MAX_ENTRIES_DEFAULT);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct revoke_key);
-	__type(value, struct revoke_val);
-} revoked SEC(".maps");
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct revoke_bucket);
+} revoke_table SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -141,6 +146,94 @@ static __always_inline bool filter_may_hold(const struct revoke_key *key)
 	return w && (*w & revoke_filter_mask(bit));
 }
 
+/* A load the compiler may neither drop, repeat nor move. */
+static __always_inline __u64 load_once(const __u64 *p)
+{
+	return *(const volatile __u64 *)p;
+}
+
+static __always_inline struct revoke_bucket *table_bucket(__u32 i)
+{
+	__u32 element = i + 1;
+
+	return bpf_map_lookup_elem(&revoke_table, &element);
+}
+
+/*
+ * The slot of @key in bucket @b, or -1; *@word is its word.  A slot whose
+ * word changed while its ino was read is no match (it was being reused).
+ */
+static __always_inline int bucket_slot(struct revoke_bucket *b,
+				       const struct revoke_key *key,
+				       __u64 *word)
+{
+	__u64 w;
+	int s;
+
+#pragma unroll
+	for (s = 0; s < REVOKE_BUCKET_SLOTS; s++) {
+		w = load_once(&b->word[s]);
+		if (!(w & REVOKE_SLOT_LIVE) || (__u32)w != key->dev)
+			continue;
+		if (load_once(&b->ino[s]) != key->ino)
+			continue;
+		if (load_once(&b->word[s]) == w) {
+			*word = w;
+			return s;
+		}
+	}
+	return -1;
+}
+
+/* One look in both of @key's buckets: its slot, or -1. */
+static __always_inline int table_look(struct revoke_table_head *head,
+				      const struct revoke_key *key, __u64 hash,
+				      struct revoke_bucket **bucket, __u64 *word)
+{
+	__u64 mask = load_once(&head->mask);
+	struct revoke_bucket *b;
+	int s;
+
+	b = table_bucket(revoke_table_first(hash, mask));
+	s = b ? bucket_slot(b, key, word) : -1;
+	if (s < 0) {
+		b = table_bucket(revoke_table_second(hash, mask));
+		s = b ? bucket_slot(b, key, word) : -1;
+	}
+	*bucket = b;
+	return s;
+}
+
+/*
+ * Look @key up: return its slot and set *@bucket and *@word, or return
+ * -1.  A miss while the daemon moved keys between buckets (the head's
+ * moves changed) is looked at again.  The loops are unrolled: the
+ * verifier sees straight code.
+ */
+static __always_inline int table_find(const struct revoke_key *key,
+				      struct revoke_bucket **bucket,
+				      __u64 *word)
+{
+	__u64 hash = revoke_table_hash(key->dev, key->ino), moves;
+	struct revoke_table_head *head;
+	__u32 zero = 0;
+	int try, s;
+
+	head = bpf_map_lookup_elem(&revoke_table, &zero);
+	if (!head)
+		return -1;
+#pragma unroll
+	for (try = 0; try < REVOKE_TABLE_TRIES; try++) {
+		moves = load_once(&head->moves);
+		s = table_look(head, key, hash, bucket, word);
+		if (s >= 0)
+			return s;
+		if (load_once(&head->moves) == moves)
+			break;
+	}
+	return -1;
+}
+
 /* What a file_permission @mask asks for, as an event's op. */
 static __always_inline __u32 permission_op(__u64 mask)
 {
@@ -187,18 +280,20 @@ static __always_inline int check_inode(struct inode *inode, __u32 armed,
 				       __u32 hook, __u32 op, __u64 arg)
 {
 	struct revoke_key key = {};
+	struct revoke_bucket *b;
 	struct revoke_state *st;
-	struct revoke_val *val;
+	__u64 word;
+	int s;
 
 	if (!(armed & REVOKE_ARMED_INODES) || !inode)
 		return 0;
 	inode_key(inode, &key);
 	if (!filter_may_hold(&key))
 		return 0;
-	val = bpf_map_lookup_elem(&revoked, &key);
-	if (!val)
+	s = table_find(&key, &b, &word);
+	if (s < 0)
 		return 0;
-	__sync_fetch_and_add(&val->denials, 1);
+	__sync_fetch_and_add(&b->denials[s & (REVOKE_BUCKET_SLOTS - 1)], 1);
 	st = state();
 	if (st)
 		report(st, &key, hook, op, arg);
@@ -413,6 +508,37 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 }
 
 /*
+ * Free @key's slot, as revoke_table_delete() does; true if this did.  A
+ * key the daemon moved meanwhile may have a copy in its other bucket, so
+ * the lookup is made again until no move happened during it.
+ */
+static __always_inline bool table_free(const struct revoke_key *key)
+{
+	__u64 hash = revoke_table_hash(key->dev, key->ino), moves, word;
+	struct revoke_table_head *head;
+	struct revoke_bucket *b;
+	bool freed = false;
+	__u32 zero = 0;
+	int try, s;
+
+	head = bpf_map_lookup_elem(&revoke_table, &zero);
+	if (!head)
+		return false;
+#pragma unroll
+	for (try = 0; try < REVOKE_TABLE_TRIES; try++) {
+		moves = load_once(&head->moves);
+		s = table_look(head, key, hash, &b, &word);
+		if (s >= 0)
+			freed |= __sync_val_compare_and_swap(
+					&b->word[s & (REVOKE_BUCKET_SLOTS - 1)],
+					word, word & ~REVOKE_SLOT_LIVE) == word;
+		if (load_once(&head->moves) == moves)
+			break;
+	}
+	return freed;
+}
+
+/*
  * An inode is being freed.  If it has no links left it is gone for good,
  * and its number may be handed to a new file at once (ext4 does): drop
  * the revocation.  An inode merely evicted from the cache (drop_caches)
@@ -430,7 +556,7 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 	if (!st)
 		return 0;
 	inode_key(inode, &key);
-	if (bpf_map_delete_elem(&revoked, &key) == 0) {
+	if (table_free(&key)) {
 		bpf_map_delete_elem(&revoke_reports, &key);
 		__sync_fetch_and_add(&st->freed, 1);
 	}

@@ -82,6 +82,93 @@ struct revoke_val {
 	__u64 denials;
 };
 
+/*
+ * The revoked set ("revoke_table"): a bucketed cuckoo hash table of our
+ * own in an mmapable BPF array, 48 bytes per entry at full capacity where
+ * a BPF hash map takes about 120.  Element 0 is a struct
+ * revoke_table_head; element 1 + i is bucket i of a power-of-two number
+ * of them.  A key lives in one of its two buckets
+ * (revoke_table_first() and revoke_table_second()), in any of
+ * REVOKE_BUCKET_SLOTS slots, so a lookup reads at most two buckets.
+ * The set holds at most 2 entries per bucket (a load of 1/2), at which
+ * an insert practically never fails to find room.
+ *
+ * The daemon is the only writer of keys, through its mapping of the
+ * array; the BPF side reads them and frees the slots of freed inodes.
+ * A slot's word is REVOKE_SLOT_LIVE | generation << 32 | dev: the daemon
+ * writes the ino first, then the word, with a generation one higher than
+ * the slot's last, so a reader that sees the same word before and after
+ * reading the ino read a consistent key.  To make room, the daemon moves
+ * a key to its other bucket: it copies it there, adds one to the head's
+ * moves, then frees the old slot.  A reader that misses a key retries if
+ * moves changed meanwhile, since it may have looked in each bucket at
+ * the wrong moment.  Both rely on x86's ordering of loads and of stores
+ * (the only architecture this project builds for, see holders.bpf.c).
+ */
+#define REVOKE_BUCKET_SLOTS 4
+#define REVOKE_SLOT_LIVE (1ULL << 63)
+#define REVOKE_SLOT_GEN_SHIFT 32
+#define REVOKE_SLOT_GEN_MASK 0x7fffffffULL
+/* A lookup that saw the table change under it tries this many times. */
+#define REVOKE_TABLE_TRIES 4
+/* The largest --max-entries: 2^25 buckets of 96 bytes, 3 GiB. */
+#define REVOKE_TABLE_MAX_ENTRIES (1u << 26)
+
+/**
+ * struct revoke_bucket - REVOKE_BUCKET_SLOTS entries of the revoked set
+ * @word: per slot, REVOKE_SLOT_LIVE | generation << 32 | dev (the
+ *	key's dev), or without REVOKE_SLOT_LIVE if the slot is free
+ * @ino: per slot, the key's inode number
+ * @denials: per slot, operations denied so far (modulo 2^32)
+ * @revoked_at: per slot, CLOCK_REALTIME seconds when it was revoked
+ */
+struct revoke_bucket {
+	__u64 word[REVOKE_BUCKET_SLOTS];
+	__u64 ino[REVOKE_BUCKET_SLOTS];
+	__u32 denials[REVOKE_BUCKET_SLOTS];
+	__u32 revoked_at[REVOKE_BUCKET_SLOTS];
+};
+
+/**
+ * struct revoke_table_head - element 0 of "revoke_table"
+ * @moves: keys moved to their other bucket so far (see above)
+ * @mask: number of buckets - 1, set by the daemon when the table is new,
+ *	before any key is written
+ * @pad: always zero; the head is as large as a bucket
+ */
+struct revoke_table_head {
+	__u64 moves;
+	__u64 mask;
+	__u64 pad[10];
+};
+
+/* One 64-bit hash of a key for both buckets (the splitmix64 finalizer). */
+static inline __u64 revoke_table_hash(__u32 dev, __u64 ino)
+{
+	__u64 x = ino ^ ((__u64)dev << 32 | dev);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* A key's first bucket, from its hash and the table's mask. */
+static inline __u32 revoke_table_first(__u64 hash, __u64 mask)
+{
+	return (__u32)(hash & mask);
+}
+
+/*
+ * Its other one: from the hash's high half, and never the first while
+ * there are two buckets or more.
+ */
+static inline __u32 revoke_table_second(__u64 hash, __u64 mask)
+{
+	__u32 first = (__u32)(hash & mask), second = (__u32)((hash >> 32) & mask);
+
+	return second == first ? (__u32)((first ^ 1) & mask) : second;
+}
+
 /* What kind of device a struct revoke_rdev_key names. */
 enum revoke_rdev_type {
 	REVOKE_RDEV_CHAR = 1,

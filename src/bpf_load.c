@@ -4,7 +4,7 @@
  * enforcing when revoke-bpfd is gone.
  *
  * Layout under the pin directory (REVOKE_PIN_DIR by default):
- *	revoked			the hash map of revoked inodes
+ *	revoke_table		the revoked set (see revoke_bpf.h)
  *	revoke_state		the one-element state array
  *	revoke_events		the ring buffer of denial events
  *	revoke_file_open	... one pinned BPF link per LSM program
@@ -51,8 +51,15 @@ const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_file_free",
 };
 
+/*
+ * What builds before revoke_table pinned the revoked set as: a hash map
+ * whose entries move into the table on the first start of this build.
+ */
+#define LEGACY_SET "revoked"
+
 static const char *const map_names[] = {
-	"revoked",
+	"revoke_table",
+	LEGACY_SET,
 	"revoke_state",
 	"revoke_events",
 	"revoke_reports",
@@ -383,11 +390,79 @@ static int sync_filter(struct revoke_bpf *rb, char *err, size_t errlen)
 	return ret;
 }
 
+static void unpin(const char *pin_dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (!pin_path(path, sizeof(path), pin_dir, name))
+		unlink(path);
+}
+
+/* Map revoke_table, of the size it has (a reused one keeps its own). */
+static int map_table(struct revoke_bpf *rb, char *err, size_t errlen)
+{
+	uint32_t elements = 0;
+	int ret;
+
+	ret = map_capacity(rb->table_fd, &elements);
+	if (!ret)
+		ret = revoke_table_map(&rb->table, rb->table_fd, elements);
+	if (ret) {
+		snprintf(err, errlen, "cannot map revoke_table: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	rb->max_entries = revoke_table_capacity(&rb->table);
+	return 0;
+}
+
+/*
+ * Copy every entry of the set an older build pinned (LEGACY_SET, a hash
+ * map) into the table, before any program of this build is attached;
+ * the old programs, still attached, enforce it meanwhile.  Its pin goes
+ * once this build's programs are attached.
+ */
+static int migrate_legacy(struct revoke_bpf *rb, char *err, size_t errlen)
+{
+	struct revoke_key key, next;
+	struct revoke_val val;
+	uint64_t count = 0;
+	void *prev = NULL;
+	int fd, ret;
+
+	fd = obj_get(rb->pin_dir, LEGACY_SET);
+	if (fd == -ENOENT)
+		return 0;
+	ret = fd < 0 ? fd : revoke_bpf_count_keys(fd, sizeof(key), &count);
+	if (!ret && count + revoke_table_count(&rb->table) > rb->max_entries)
+		ret = -ENOSPC;
+	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			continue;	/* dropped meanwhile: its inode was freed */
+		ret = revoke_table_insert(&rb->table, &key, &val);
+		if (ret == -EEXIST)
+			ret = 0;
+	}
+	if (!ret && errno != ENOENT)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		snprintf(err, errlen, "cannot move the %llu revocations an older "
+			 "build pinned as %s/%s into revoke_table: %s%s",
+			 (unsigned long long)count, rb->pin_dir, LEGACY_SET,
+			 strerror(-ret), ret == -ENOSPC ? "; start revoke-bpfd "
+			 "with a larger --max-entries" : "");
+	return ret;
+}
+
 static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 			   char *err, size_t errlen)
 {
 	struct revoke_bpf_skel *skel;
-	bool fresh_map = false;
+	bool fresh_map = false, table_fresh;
 	struct bpf_map *map;
 	int ret;
 
@@ -399,7 +474,9 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 		return ret;
 	}
 	rb->adopted = true;
-	ret = bpf_map__set_max_entries(skel->maps.revoked, max_entries);
+	table_fresh = !obj_pinned(rb->pin_dir, "revoke_table");
+	ret = bpf_map__set_max_entries(skel->maps.revoke_table,
+				       revoke_table_elements(max_entries));
 	if (!ret)
 		ret = bpf_map__set_max_entries(skel->maps.revoke_reports,
 					       max_entries);
@@ -422,7 +499,7 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 			 "but blocked here, e.g. by lockdown or a container)" : "");
 		goto out;
 	}
-	ret = keep_fd(bpf_map__fd(skel->maps.revoked), &rb->revoked_fd, err,
+	ret = keep_fd(bpf_map__fd(skel->maps.revoke_table), &rb->table_fd, err,
 		      errlen);
 	if (!ret)
 		ret = keep_fd(bpf_map__fd(skel->maps.revoke_state), &rb->state_fd,
@@ -450,6 +527,13 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 			      errlen);
 	if (!ret)
 		ret = map_filter(rb, err, errlen);
+	if (!ret)
+		ret = map_table(rb, err, errlen);
+	if (!ret) {
+		ret = migrate_legacy(rb, err, errlen);
+		if (ret && table_fresh)
+			unpin(rb->pin_dir, "revoke_table");
+	}
 	/*
 	 * A filter or an armed word made new (first start, or an upgrade)
 	 * is filled before any program of this build is attached.
@@ -464,8 +548,9 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 	}
 	if (!ret)
 		ret = attach_all(rb, skel, fresh_map, err, errlen);
+	/* the programs that read the legacy set are detached now */
 	if (!ret)
-		ret = map_capacity(rb->revoked_fd, &rb->max_entries);
+		unpin(rb->pin_dir, LEGACY_SET);
 out:
 	revoke_bpf_skel__destroy(skel);
 	return ret;
@@ -475,7 +560,7 @@ out:
  * revoke_bpf_open() - make sure the programs enforce, and open their maps
  * @rb: result
  * @pin_dir: pin directory, on a BPF filesystem
- * @max_entries: capacity of the revoked map if it has to be created
+ * @max_entries: capacity of the revoked set if it has to be created
  * @verbose: print libbpf's debug output (the verifier log)
  * @err: on failure, a one-line reason with what to do about it
  * @errlen: size of @err
@@ -489,7 +574,7 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	int ret;
 
 	memset(rb, 0, sizeof(*rb));
-	rb->revoked_fd = -1;
+	rb->table_fd = -1;
 	rb->state_fd = -1;
 	rb->events_fd = -1;
 	rb->reports_fd = -1;
@@ -520,8 +605,9 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
  */
 void revoke_bpf_close(struct revoke_bpf *rb)
 {
-	if (rb->revoked_fd >= 0)
-		close(rb->revoked_fd);
+	revoke_table_unmap(&rb->table);
+	if (rb->table_fd >= 0)
+		close(rb->table_fd);
 	if (rb->state_fd >= 0)
 		close(rb->state_fd);
 	if (rb->events_fd >= 0)
@@ -547,7 +633,7 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 	rb->rdev_files_fd = -1;
 	rb->armed_fd = -1;
 	rb->reports_fd = -1;
-	rb->revoked_fd = -1;
+	rb->table_fd = -1;
 	rb->state_fd = -1;
 	rb->events_fd = -1;
 }

@@ -10,11 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "revoke_table.h"
+
 #define REVOKE_NR_PROGS 11
 
 /**
  * struct revoke_bpf - the daemon's handles on the enforcement objects
- * @revoked_fd: the "revoked" hash map
+ * @table_fd: the "revoke_table" array (the revoked set, see revoke_bpf.h)
  * @state_fd: the "revoke_state" array map
  * @events_fd: the "revoke_events" ring buffer
  * @reports_fd: the "revoke_reports" hash map
@@ -24,14 +26,15 @@
  * @rdev_files_fd: the "rdev_files" hash map
  * @armed_fd: the programs' .bss map, whose one value is revoke_armed
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
- * @max_entries: capacity of the revoked map
+ * @table: "revoke_table", mapped
+ * @max_entries: capacity of the revoked set
  * @adopted: true if every map and link was pinned already, running this
  *	build's programs, and was kept as it was
  * @replaced: pinned links of another build replaced by this build's
  * @pin_dir: where the objects are pinned
  */
 struct revoke_bpf {
-	int revoked_fd;
+	int table_fd;
 	int state_fd;
 	int events_fd;
 	int reports_fd;
@@ -41,6 +44,7 @@ struct revoke_bpf {
 	int rdev_files_fd;
 	int armed_fd;
 	uint64_t *filter;
+	struct revoke_table table;
 	uint32_t max_entries;
 	bool adopted;
 	int replaced;

@@ -854,9 +854,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->policy = optarg;
 			break;
 		case 'm':
-			if (revoke_parse_u64(optarg, &n) || n == 0 || n > UINT32_MAX) {
+			if (revoke_parse_u64(optarg, &n) || n == 0 ||
+			    n > REVOKE_TABLE_MAX_ENTRIES) {
 				fprintf(stderr, "revoke-bpfd: --max-entries '%s' is not "
-					"a number from 1 to %u\n", optarg, UINT32_MAX);
+					"a number from 1 to %u\n", optarg,
+					REVOKE_TABLE_MAX_ENTRIES);
 				return 2;
 			}
 			o->max_entries = (uint32_t)n;

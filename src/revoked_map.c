@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * revoked_map.c - changes to the revoked set.
+ * revoked_map.c - changes to the revoked set (revoke_table.c's table),
+ * with the counter, the armed word and the filter that front it.
  *
  * revoke_state.nr_revoked must never be zero while the map has entries:
  * the programs skip the lookup when it is.  So an entry is counted before
  * add returns, and the counter is recomputed from the map itself whenever
  * the daemon starts, so it is right even after a crash.  The programs
- * delete entries of freed inodes without lowering the counter, so it is
+ * free the entries of freed inodes without lowering the counter, so it is
  * an upper bound; add and del adjust it by one from its current value,
  * which keeps it an upper bound.
  *
@@ -83,8 +84,8 @@ static int read_count(struct revoke_bpf *rb, uint64_t *count)
  */
 int revoked_map_count(struct revoke_bpf *rb, uint64_t *count)
 {
-	return revoke_bpf_count_keys(rb->revoked_fd, sizeof(struct revoke_key),
-				     count);
+	*count = revoke_table_count(&rb->table);
+	return 0;
 }
 
 /**
@@ -207,21 +208,26 @@ int revoked_map_add(struct revoke_bpf *rb, const struct revoke_key *key,
 	uint64_t count = 0;
 	int err;
 
-	if (bpf_map_update_elem(rb->revoked_fd, key, &val, BPF_NOEXIST)) {
-		err = -errno;
-		if (err == -EEXIST) {
-			filter_set(rb, key);
-			*change = REVOKE_ALREADY;
-			return 0;
-		}
-		return err == -E2BIG ? -ENOSPC : err;
+	if (!revoke_table_find(&rb->table, key, NULL)) {
+		filter_set(rb, key);
+		*change = REVOKE_ALREADY;
+		return 0;
 	}
-	filter_set(rb, key);
 	err = read_count(rb, &count);
-	if (!err)
-		err = write_count(rb, count + 1);
+	if (err)
+		return err;
+	/* the counter is an upper bound: the BPF side drops freed inodes */
+	if (count >= rb->max_entries)
+		count = revoke_table_count(&rb->table);
+	if (count >= rb->max_entries)
+		return -ENOSPC;
+	err = revoke_table_insert(&rb->table, key, &val);
+	if (err)
+		return err;
+	filter_set(rb, key);
+	err = write_count(rb, count + 1);
 	if (err) {
-		bpf_map_delete_elem(rb->revoked_fd, key);
+		revoke_table_delete(&rb->table, key);
 		return err;
 	}
 	*change = REVOKE_ADDED;
@@ -242,13 +248,9 @@ int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
 	uint64_t count = 0;
 	int err;
 
-	if (bpf_map_delete_elem(rb->revoked_fd, key)) {
-		err = -errno;
-		if (err == -ENOENT) {
-			*change = REVOKE_ABSENT;
-			return 0;
-		}
-		return err;
+	if (revoke_table_delete(&rb->table, key)) {
+		*change = REVOKE_ABSENT;
+		return 0;
 	}
 	*change = REVOKE_DELETED;
 	bpf_map_delete_elem(rb->reports_fd, key);
@@ -269,24 +271,7 @@ int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
  */
 int revoked_map_for_each(struct revoke_bpf *rb, revoked_map_fn fn, void *ctx)
 {
-	struct revoke_key key, next;
-	struct revoke_val val;
-	void *prev = NULL;
-	int err;
-
-	while (!bpf_map_get_next_key(rb->revoked_fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(rb->revoked_fd, &key, &val)) {
-			if (errno == ENOENT)
-				continue;
-			return -errno;
-		}
-		err = fn(&key, &val, ctx);
-		if (err)
-			return err;
-	}
-	return errno == ENOENT ? 0 : -errno;
+	return revoke_table_for_each(&rb->table, fn, ctx);
 }
 
 /**

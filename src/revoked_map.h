@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * revoked_map.h - the revoked set as the daemon sees it: add, delete,
- * look up and walk entries of the BPF map, keeping the programs' fast-path
+ * look up and walk entries of the table, keeping the programs' fast-path
  * counter in step.
  */
 #ifndef REVOKE_REVOKED_MAP_H
@@ -19,8 +19,7 @@ enum revoke_change {
 	REVOKE_ABSENT,
 };
 
-typedef int (*revoked_map_fn)(const struct revoke_key *key,
-			      const struct revoke_val *val, void *ctx);
+typedef revoke_table_fn revoked_map_fn;
 
 int revoked_map_state(struct revoke_bpf *rb, struct revoke_state *st);
 int revoked_map_count(struct revoke_bpf *rb, uint64_t *count);

@@ -120,10 +120,10 @@ setup() {
 
 @test "revoke-bpfd rejects a bad --max-entries" {
 	local n
-	for n in 0 -1 abc 4294967296; do
+	for n in 0 -1 abc 67108865 4294967296; do
 		run "$DAEMON" --max-entries "$n"
 		[ "$status" -eq 2 ]
-		[ "$output" = "revoke-bpfd: --max-entries '$n' is not a number from 1 to 4294967295" ]
+		[ "$output" = "revoke-bpfd: --max-entries '$n' is not a number from 1 to 67108864" ]
 	done
 }
 

@@ -14,7 +14,7 @@
 #include "revoke_bpf.h"
 
 /*
- * Make revoked, revoke_state, revoke_reports, the mapped revoke_filter,
+ * Make revoke_table (mapped), revoke_state, revoke_reports, the mapped revoke_filter,
  * the revoked device maps and the armed word in @rb, with room for @entries revocations.  Return 0 or
  * -1.
  */
@@ -23,9 +23,11 @@ static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 
 	rb->events_fd = -1;
-	rb->revoked_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
-					sizeof(struct revoke_key),
-					sizeof(struct revoke_val), entries, NULL);
+	uint32_t elements = revoke_table_elements(entries);
+
+	rb->table_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_table", 4,
+				      sizeof(struct revoke_bucket), elements,
+				      &mmapable);
 	rb->state_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_state", 4,
 				      sizeof(struct revoke_state), 1, NULL);
 	rb->reports_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_reports",
@@ -48,14 +50,17 @@ static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
 					   REVOKE_RDEV_FILES, NULL);
 	rb->armed_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke.bss", 4,
 				      sizeof(uint32_t), 1, NULL);
-	rb->max_entries = entries;
-	if (rb->revoked_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
+	if (rb->table_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
 	    rb->filter_fd < 0 || rb->rdev_fd < 0 || rb->rdev_state_fd < 0 ||
 	    rb->rdev_files_fd < 0 || rb->armed_fd < 0)
 		return -1;
 	rb->filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
 			  PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);
-	return rb->filter == MAP_FAILED ? -1 : 0;
+	if (rb->filter == MAP_FAILED ||
+	    revoke_table_map(&rb->table, rb->table_fd, elements))
+		return -1;
+	rb->max_entries = revoke_table_capacity(&rb->table);
+	return 0;
 }
 
 /* The hooks' revoke_armed, as the daemon last wrote it. */

@@ -240,3 +240,29 @@ umount_ext4() {
 	run "$PROBE" "$g" read
 	expect_lines "read: ok"
 }
+
+@test "a revoked set an older build pinned as a hash map moves into revoke_table, and stays enforced" {
+	local g
+	g=$(new_file)
+	revoke "$F"
+	revoke "$g"
+	stop_daemon
+	# what a build before revoke_table left pinned: the set as a hash map
+	run "$REPO/build/tests/pin_legacy_set" /sys/fs/bpf/revoke-bpf
+	expect_lines 2
+	[ ! -e /sys/fs/bpf/revoke-bpf/revoke_table ]
+	start_daemon
+	run revoke-bpf status
+	[[ $output == *"programs_attached  11/11"* ]]
+	grep -Eq '^entries +2$' <<<"$output"
+	[ ! -e /sys/fs/bpf/revoke-bpf/revoked ]
+	[ -e /sys/fs/bpf/revoke-bpf/revoke_table ]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	run "$PROBE" "$g" read
+	expect_lines "first open: EIO"
+	# the moved entries are the daemon's own: del works on them
+	revoke-bpf del "$g" >/dev/null
+	run "$PROBE" "$g" read
+	expect_lines "read: ok"
+}
