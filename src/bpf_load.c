@@ -420,41 +420,45 @@ static int map_table(struct revoke_bpf *rb, char *err, size_t errlen)
  * Copy every entry of the set an older build pinned (LEGACY_SET, a hash
  * map) into the table, before any program of this build is attached;
  * the old programs, still attached, enforce it meanwhile.  Its pin goes
- * once this build's programs are attached.
+ * once this build's programs are attached.  Entries the table holds
+ * already (a start that died before that) are not counted twice.
  */
 static int migrate_legacy(struct revoke_bpf *rb, char *err, size_t errlen)
 {
 	struct revoke_key key, next;
 	struct revoke_val val;
-	uint64_t count = 0;
 	void *prev = NULL;
-	int fd, ret;
+	uint64_t count;
+	int fd, ret = 0;
 
 	fd = obj_get(rb->pin_dir, LEGACY_SET);
 	if (fd == -ENOENT)
 		return 0;
-	ret = fd < 0 ? fd : revoke_bpf_count_keys(fd, sizeof(key), &count);
-	if (!ret && count + revoke_table_count(&rb->table) > rb->max_entries)
-		ret = -ENOSPC;
+	if (fd < 0)
+		ret = fd;
+	count = revoke_table_count(&rb->table);
 	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;	/* dropped meanwhile: its inode was freed */
-		ret = revoke_table_insert(&rb->table, &key, &val);
-		if (ret == -EEXIST)
-			ret = 0;
+		if (!revoke_table_find(&rb->table, &key, NULL))
+			continue;
+		if (count >= rb->max_entries)
+			ret = -ENOSPC;
+		else
+			ret = revoke_table_insert(&rb->table, &key, &val);
+		count += !ret;
 	}
 	if (!ret && errno != ENOENT)
 		ret = -errno;
 	if (fd >= 0)
 		close(fd);
 	if (ret)
-		snprintf(err, errlen, "cannot move the %llu revocations an older "
-			 "build pinned as %s/%s into revoke_table: %s%s",
-			 (unsigned long long)count, rb->pin_dir, LEGACY_SET,
-			 strerror(-ret), ret == -ENOSPC ? "; start revoke-bpfd "
-			 "with a larger --max-entries" : "");
+		snprintf(err, errlen, "cannot move the revocations an older build "
+			 "pinned as %s/%s into revoke_table: %s%s", rb->pin_dir,
+			 LEGACY_SET, strerror(-ret), ret == -ENOSPC ? "; start "
+			 "revoke-bpfd with a larger --max-entries" : "");
 	return ret;
 }
 
