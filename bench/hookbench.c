@@ -413,6 +413,7 @@ int main(int argc, char **argv)
 			  .file = "/tmp/hookbench.file" };
 	long have = 0, max_level = 0, kmem0, kmem1;
 	struct hooks h = {};
+	__u32 elements;
 	int opt, l, r, c, fd;
 
 	while ((opt = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
@@ -439,8 +440,8 @@ int main(int argc, char **argv)
 	h.empty = empty_hook_bpf_skel__open_and_load();
 	if (!h.ours || !h.empty)
 		die("opening the BPF objects");
-	bpf_map__set_max_entries(h.ours->maps.revoke_table,
-				 revoke_table_elements((__u32)max_level + 1));
+	elements = revoke_table_elements((__u32)max_level + 1);
+	bpf_map__set_max_entries(h.ours->maps.revoke_table, elements);
 	kmem0 = kernel_kb();
 	if (revoke_bpf_skel__load(h.ours))
 		die("loading revoke.bpf.o");
@@ -450,7 +451,7 @@ int main(int argc, char **argv)
 	if (h.filter == MAP_FAILED)
 		die("mapping revoke_filter");
 	if (revoke_table_map(&h.table, bpf_map__fd(h.ours->maps.revoke_table),
-			     revoke_table_elements((__u32)max_level + 1)))
+			     elements))
 		die("mapping revoke_table");
 
 	printf("{\n");
