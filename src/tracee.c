@@ -42,6 +42,7 @@
 struct pending {
 	pid_t tid;
 	bool has_regs;
+	bool stepping;	/* it may stop at the trap of an injected call */
 	arch_regs_t regs;
 };
 
@@ -56,21 +57,56 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Wait until @tid changes state or @deadline (now_ns()) passes. */
+/*
+ * A ptrace stop notifies the tracer with SIGCHLD, unless SIGCHLD is
+ * ignored (SIG_IGN, which a parent may leave us across exec): so it is
+ * set to its default and kept blocked from the first wait on, to stay
+ * pending for sigtimedwait() instead of being discarded.  revoke-bpfd
+ * starts no other children.
+ */
+static int block_sigchld(sigset_t *chld)
+{
+	static bool blocked;
+
+	sigemptyset(chld);
+	sigaddset(chld, SIGCHLD);
+	if (blocked)
+		return 0;
+	if (signal(SIGCHLD, SIG_DFL) == SIG_ERR ||
+	    sigprocmask(SIG_BLOCK, chld, NULL))
+		return -errno;
+	blocked = true;
+	return 0;
+}
+
+/*
+ * Wait until @tid changes state or @deadline (now_ns()) passes, asleep
+ * until a SIGCHLD says that some child or tracee did.
+ */
 static int wait_tid(pid_t tid, int *status, uint64_t deadline)
 {
-	struct timespec pause = { 0, 100 * 1000 };
+	struct timespec left;
+	sigset_t chld;
+	uint64_t now;
 	pid_t r;
+	int err;
 
+	err = block_sigchld(&chld);
+	if (err)
+		return err;
 	for (;;) {
 		r = waitpid(tid, status, __WALL | WNOHANG);
 		if (r == tid)
 			return 0;
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		if (now_ns() >= deadline)
+		now = now_ns();
+		if (now >= deadline)
 			return -ETIMEDOUT;
-		nanosleep(&pause, NULL);
+		left.tv_sec = (time_t)((deadline - now) / 1000000000ull);
+		left.tv_nsec = (long)((deadline - now) % 1000000000ull);
+		/* a SIGCHLD that came since waitpid() is pending: no sleep */
+		sigtimedwait(&chld, NULL, &left);
 	}
 }
 
@@ -506,22 +542,50 @@ int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 	return 0;
 }
 
-/* Resume @th to its next syscall stop, holding back signals meanwhile. */
-static int next_syscall_stop(struct tracee_thread *th)
+/* Is this stop the trap of a single step, not a SIGTRAP someone sent? */
+static int step_trap(pid_t tid, int status)
+{
+	siginfo_t si;
+
+	if (!signal_delivery_stop(status) || WSTOPSIG(status) != SIGTRAP)
+		return 0;
+	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si))
+		return -errno;
+	return si.si_code > 0;	/* from the kernel, not from kill() & co */
+}
+
+/*
+ * Resume @th, whose registers are set up to run the "syscall" at @ip,
+ * for one instruction.  The kernel reports the step on the way out of
+ * the call, before any other signal: one stop per injected call, where
+ * PTRACE_SYSCALL takes two.  Signals that come first are held back, to
+ * be sent again by tracee_detach(), and the step goes on.
+ */
+static int step_syscall(struct tracee_thread *th, unsigned long ip,
+			arch_regs_t *regs)
 {
 	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
 	int status, err;
 
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, th->tid, NULL, NULL))
+		if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, NULL))
 			return -errno;
 		err = wait_tid(th->tid, &status, deadline);
 		if (err)
 			return err;
 		if (thread_gone(status))
 			return -ESRCH;
-		if (WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP)
-			return 0;
+		err = step_trap(th->tid, status);
+		if (err < 0)
+			return err;
+		if (err) {
+			err = arch_getregs(th->tid, regs);
+			if (err)
+				return err;
+			/* a "syscall" at @ip was checked: never seen */
+			return arch_ip(regs) == ip + arch_syscall_insn_len ?
+			       0 : -EIO;
+		}
 		if (signal_delivery_stop(status) && th->nresend < TRACEE_MAX_RESEND)
 			th->resend[th->nresend++] = WSTOPSIG(status);
 	}
@@ -559,23 +623,18 @@ int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 	arch_setup_syscall(&regs, t->syscall_ip, nr, args);
 	err = arch_setregs(th->tid, &regs);
 	if (!err)
-		err = next_syscall_stop(th);	/* entry */
-	if (!err)
-		err = next_syscall_stop(th);	/* exit */
-	if (!err)
-		err = arch_getregs(th->tid, &regs);
-	if (err) {
-		if (err != -ESRCH)
-			th->stopped = false;	/* still running it: reaper */
-		else
-			th->tid = 0;
+		err = step_syscall(th, t->syscall_ip, &regs);
+	if (err == -ETIMEDOUT)
+		th->stopped = false;	/* still running it: reaper */
+	else if (err == -ESRCH || err == -ECHILD)
+		th->tid = 0;
+	if (err)
 		return err;
-	}
 	*ret = arch_syscall_ret(&regs);
 	return 0;
 }
 
-static void add_pending(pid_t tid, const arch_regs_t *regs)
+static void add_pending(pid_t tid, const arch_regs_t *regs, bool stepping)
 {
 	struct pending *p = realloc(pending, (npending + 1) * sizeof(*p));
 
@@ -587,6 +646,7 @@ static void add_pending(pid_t tid, const arch_regs_t *regs)
 	pending = p;
 	memset(&p[npending], 0, sizeof(p[npending]));
 	p[npending].tid = tid;
+	p[npending].stepping = stepping;
 	if (regs) {
 		p[npending].has_regs = true;
 		p[npending].regs = *regs;
@@ -621,7 +681,7 @@ void tracee_detach(struct tracee *t)
 			continue;
 		if (!th->stopped) {
 			add_pending(th->tid, th->injecting || th->dirty ?
-				    &regs : NULL);
+				    &regs : NULL, th->injecting);
 			continue;
 		}
 		if (th->injecting || th->dirty)
@@ -632,7 +692,7 @@ void tracee_detach(struct tracee *t)
 		 * stay zombies until their tracer reaps them.
 		 */
 		if (ptrace(PTRACE_DETACH, th->tid, NULL, NULL)) {
-			add_pending(th->tid, NULL);
+			add_pending(th->tid, NULL, false);
 			continue;
 		}
 		for (k = 0; k < th->nresend; k++)
@@ -667,11 +727,13 @@ int tracee_reap(void)
 			continue;
 		}
 		if (r == p->tid && WIFSTOPPED(status)) {
+			bool deliver = signal_delivery_stop(status) &&
+				       !(p->stepping && step_trap(p->tid, status));
+
 			if (p->has_regs)
 				arch_setregs(p->tid, &p->regs);
 			ptrace(PTRACE_DETACH, p->tid, NULL,
-			       (void *)(long)(signal_delivery_stop(status) ?
-					      WSTOPSIG(status) : 0));
+			       (void *)(long)(deliver ? WSTOPSIG(status) : 0));
 		}
 		pending[i] = pending[--npending];
 	}
