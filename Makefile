@@ -56,7 +56,8 @@ HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/he
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog \
 	       $(BUILD)/tests/pin_legacy_set
 
-BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm $(BUILD)/bench/libbench
+BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm $(BUILD)/bench/libbench \
+	       $(BUILD)/bench/discover
 # librevoke: include/revoke.h, src/lib/*.c; static, shared, pkg-config
 LIB_SRCS    := $(wildcard src/lib/*.c)
 LIB_SONAME  := librevoke.so.0
@@ -187,6 +188,12 @@ $(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke_table.o \
 $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
+
+# holder discovery alone, on the host: the iterators need no BPF LSM
+$(BUILD)/bench/discover: bench/discover.c $(BUILD)/holders.o $(BUILD)/procfs.o \
+		$(BUILD)/key.o | $(BUILD)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 # librevoke against a bare call, a rwlock and liburcu, on the host
 $(BUILD)/bench/libbench: bench/libbench.c $(BUILD)/librevoke.a | $(BUILD)/bench

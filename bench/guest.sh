@@ -4,7 +4,7 @@
 # bench/guest.sh - the benchmarks that need BPF LSM; run in the guest by
 # bench/run.  Prints one JSON object on stdout between two marker lines.
 #
-#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES
+#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES PROUNDS
 #
 # 1. hookbench: what the hooks cost ordinary I/O (see bench/hookbench.c).
 # 2. The pipeline: for each N in SIZES, N holder processes with 10
@@ -12,12 +12,13 @@
 #    and of a regular file, min(N,100) of them mapping it.  On the same
 #    population: fuser and lsof (wall time), then "revoke-bpf add": the
 #    time the daemon spent finding the holders (BPF iterators), the whole
-#    pipeline, and the command from call to report.
+#    pipeline, and the command from call to report.  PROUNDS rounds, each
+#    on a fresh population, interleaved: a list of PROUNDS values each.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$REPO/build/bench
-rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5
+rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5 prounds=$6
 
 # ms_since T0: milliseconds since $EPOCHREALTIME was T0.
 ms_since() {
@@ -29,8 +30,11 @@ field() {
 	sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" <<<"$1"
 }
 
-pipeline_row() {
-	local n=$1 kind=$2 waiters=0 maps=0 f pid t0 fuser_ms lsof_ms add_ms out
+# pipeline_round N KIND: one round of a population's row; adds one value
+# to each of its lists in ROW and sets its counts.
+declare -A ROW
+pipeline_round() {
+	local n=$1 kind=$2 waiters=0 maps=0 f pid t0 out k=$1:$2
 	local few=$(( n < 100 ? n : 100 ))
 	f=/tmp/bench.$kind
 	rm -f "$f"
@@ -45,30 +49,50 @@ pipeline_row() {
 	pid=$!
 	until grep -q ready /tmp/swarm.out; do sleep 0.1; done
 	sleep 0.5	# let the waiters reach their read
-	t0=$EPOCHREALTIME; fuser "$f" >/dev/null 2>&1 || true; fuser_ms=$(ms_since "$t0")
-	t0=$EPOCHREALTIME; lsof "$f" >/dev/null 2>&1 || true; lsof_ms=$(ms_since "$t0")
+	t0=$EPOCHREALTIME; fuser "$f" >/dev/null 2>&1 || true
+	ROW[$k:fuser_ms]+="$(ms_since "$t0") "
+	t0=$EPOCHREALTIME; lsof "$f" >/dev/null 2>&1 || true
+	ROW[$k:lsof_ms]+="$(ms_since "$t0") "
 	t0=$EPOCHREALTIME
 	out=$(revoke-bpf --json add "$f" --no-release)
-	add_ms=$(ms_since "$t0")
+	ROW[$k:add_ms]+="$(ms_since "$t0") "
 	kill -TERM "$pid"
 	wait "$pid" 2>/dev/null || true
 	revoke-bpf del "$f" >/dev/null
-	printf '{"procs": %d, "fds": %d, "waiters": %d, "maps": %d, "fuser_ms": %s, "lsof_ms": %s, "discover_ms": %s, "pipeline_ms": %s, "add_ms": %s, "found_fds": %s, "woken": %s, "unmapped": %s, "failed": %s}' \
-		"$n" $((n * 10)) "$waiters" "$maps" "$fuser_ms" "$lsof_ms" \
-		"$(awk -v u="$(field "$out" discover_us)" 'BEGIN { printf "%.2f", u / 1000 }')" \
-		"$(awk -v u="$(field "$out" total_us)" 'BEGIN { printf "%.2f", u / 1000 }')" \
-		"$add_ms" "$(field "$out" fds)" "$(field "$out" woken)" \
-		"$(field "$out" unmapped)" "$(field "$out" failed)"
+	ROW[$k:discover_ms]+="$(awk -v u="$(field "$out" discover_us)" 'BEGIN { printf "%.2f", u / 1000 }') "
+	ROW[$k:pipeline_ms]+="$(awk -v u="$(field "$out" total_us)" 'BEGIN { printf "%.2f", u / 1000 }') "
+	ROW[$k:head]=$(printf '"procs": %d, "fds": %d, "waiters": %d, "maps": %d, "found_fds": %s, "woken": %s, "unmapped": %s' \
+		"$n" $((n * 10)) "$waiters" "$maps" "$(field "$out" fds)" \
+		"$(field "$out" woken)" "$(field "$out" unmapped)")
+	ROW[$k:failed]=$(( ${ROW[$k:failed]:-0} + $(field "$out" failed) ))
+}
+
+# pipeline_row N KIND: the row, every list in milliseconds, a value per round
+pipeline_row() {
+	local k=$1:$2 m v
+	printf '{%s, "failed": %d, "rounds": %d' "${ROW[$k:head]}" "${ROW[$k:failed]}" "$prounds"
+	for m in fuser_ms lsof_ms discover_ms pipeline_ms add_ms; do
+		read -ra v <<<"${ROW[$k:$m]}"
+		printf ', "%s": [%s]' "$m" "$(IFS=,; echo "${v[*]}")"
+	done
+	printf '}'
 }
 
 echo "BENCH-JSON-BEGIN"
 printf '{"kernel": "%s", "cpus": %d,\n"hooks": ' "$(uname -r)" "$(nproc)"
 "$B/hookbench" --rounds "$rounds" --dd-count "$dd_count" --loops "$loops" \
 	--levels "$levels"
-printf ',\n"pipeline": {"fifo": ['
 revoke-bpfd >/tmp/revoke-bpfd.log 2>&1 &
 until revoke-bpf status >/dev/null 2>&1; do sleep 0.1; done
-sep=
+# the rows' rounds interleaved: round r of every row before round r + 1
+for r in $(seq "$prounds"); do
+	for kind in fifo file; do
+		for n in ${sizes//,/ }; do
+			pipeline_round "$n" "$kind"
+		done
+	done
+done
+printf ',\n"pipeline": {"fifo": ['
 for kind in fifo file; do
 	[ "$kind" = file ] && printf '], "file": ['
 	sep=

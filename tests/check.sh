@@ -52,7 +52,8 @@ bench() {
 	   jq -e '.hooks.dd_bs1 | has("none") and has("empty_hook") and has("armed_0") and has("armed_1000")' \
 		build/bench/results.json >/dev/null &&
 	   jq -e '.pipeline.fifo[0].woken == 10 and .pipeline.file[0].unmapped == 10 and
-		  .pipeline.fifo[0].found_fds == 100 and .pipeline.fifo[0].failed == 0' \
+		  .pipeline.fifo[0].found_fds == 100 and .pipeline.fifo[0].failed == 0 and
+		  .host_discovery.rows[0].found_fds == 100 and .host_discovery.rows[1].found_vmas == 10' \
 		build/bench/results.json >/dev/null &&
 	   jq -e '.librevoke.threads_2 | has("bare") and has("librevoke") and has("rwlock") and has("urcu_inline")' \
 		build/bench/results.json >/dev/null; then
