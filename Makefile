@@ -57,7 +57,7 @@ BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog \
 	       $(BUILD)/tests/pin_legacy_set
 
 BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm $(BUILD)/bench/libbench \
-	       $(BUILD)/bench/discover
+	       $(BUILD)/bench/discover $(BUILD)/bench/pipebench
 # librevoke: include/revoke.h, src/lib/*.c; static, shared, pkg-config
 LIB_SRCS    := $(wildcard src/lib/*.c)
 LIB_SONAME  := librevoke.so.0
@@ -194,6 +194,14 @@ $(BUILD)/bench/discover: bench/discover.c $(BUILD)/holders.o $(BUILD)/procfs.o \
 		$(BUILD)/key.o | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+# the pipeline with mappings to replace, on the host, with the maps made
+# as the unit tests make them
+$(BUILD)/bench/pipebench: bench/pipebench.c tests/unit/maps.h \
+		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
+		$(BUILD)/librevoke.a | $(BUILD)/bench
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o %.a,$^) $(LDLIBS) -o $@
 
 # librevoke against a bare call, a rwlock and liburcu, on the host
 $(BUILD)/bench/libbench: bench/libbench.c $(BUILD)/librevoke.a | $(BUILD)/bench
