@@ -7,8 +7,9 @@
  *
  *	swarm PROCS FDS WAITERS MAPS PATH
  *
- * Prints "ready" once every process is set up, then waits.  SIGTERM (or
- * the death of swarm) ends every process of the population.
+ * Prints "ready" once every process is set up, then waits.  SIGTERM ends
+ * every process of the population and reaps it, so that no zombie is
+ * left for init to collect; the death of swarm ends them too.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+static sigset_t term;
 
 static void child(int idx, int fds, int waiters, int maps, const char *path,
 		  int ready_fd)
@@ -27,6 +31,8 @@ static void child(int idx, int fds, int waiters, int maps, const char *path,
 	char c;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGTERM, SIG_DFL);
+	sigprocmask(SIG_UNBLOCK, &term, NULL);
 	for (i = 0; i < fds; i++) {
 		fd = open(path, O_RDWR);
 		if (fd < 0) {
@@ -49,15 +55,31 @@ static void child(int idx, int fds, int waiters, int maps, const char *path,
 		pause();
 }
 
+static volatile sig_atomic_t stop;
+static pid_t *pids;
+static int npids;
+
 static void on_term(int sig)
 {
 	(void)sig;
-	kill(0, SIGKILL);
+	stop = 1;
+}
+
+/* Kill the population and reap every process of it. */
+static void end_all(void)
+{
+	int i;
+
+	for (i = 0; i < npids; i++)
+		kill(pids[i], SIGKILL);
+	while (wait(NULL) > 0 || errno == EINTR)
+		;
 }
 
 int main(int argc, char **argv)
 {
 	int procs, fds, waiters, maps, i, p[2];
+	sigset_t old;
 	char c;
 
 	if (argc != 6) {
@@ -72,30 +94,39 @@ int main(int argc, char **argv)
 		fprintf(stderr, "swarm: PROCS and FDS must be positive\n");
 		return 2;
 	}
-	setpgid(0, 0);
-	signal(SIGTERM, on_term);
-	if (pipe(p))
+	pids = calloc((size_t)procs, sizeof(*pids));
+	if (!pids || pipe(p))
 		return 1;
+	/* SIGTERM held until sigsuspend(), so that none is missed */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	signal(SIGTERM, on_term);
 	for (i = 0; i < procs; i++) {
 		pid_t pid = fork();
 
 		if (pid < 0) {
 			perror("fork");
-			kill(0, SIGKILL);
+			end_all();
+			return 1;
 		}
 		if (pid == 0) {
 			close(p[0]);
 			child(i, fds, waiters, maps, argv[5], p[1]);
 		}
+		pids[npids++] = pid;
 	}
 	close(p[1]);
 	for (i = 0; i < procs; i++)
 		if (read(p[0], &c, 1) != 1) {
 			fprintf(stderr, "swarm: a holder failed to set up\n");
-			kill(0, SIGKILL);
+			end_all();
+			return 1;
 		}
 	printf("ready\n");
 	fflush(stdout);
-	for (;;)
-		pause();
+	while (!stop)
+		sigsuspend(&old);
+	end_all();
+	return 0;
 }
