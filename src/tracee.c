@@ -10,6 +10,9 @@
  *    created meanwhile are found by listing /proc/PID/task again.
  *  - A signal that arrives while we stop a thread is delivered; one that
  *    arrives while it runs an injected call is held and sent again after.
+ *  - An injected call is single-stepped, one stop, unless the thread
+ *    blocks SIGTRAP or the process ignores it, which the trap of a step
+ *    would undo: then it runs from its syscall-entry to its exit stop.
  *  - The injecting thread has PTRACE_O_EXITKILL while its registers are
  *    not its own: if revoke-bpfd dies then, the holder is killed rather
  *    than resumed with foreign registers.
@@ -555,6 +558,63 @@ static int step_trap(pid_t tid, int status)
 }
 
 /*
+ * May the injected calls of @th be single-stepped?  The kernel reports a
+ * step with force_sig_fault(SIGTRAP), which, when the thread blocks
+ * SIGTRAP or the process ignores it, unblocks it and resets its action to
+ * SIG_DFL, for good.  Such a thread runs its calls through two syscall
+ * stops instead.  Every thread is stopped: neither can change meanwhile.
+ * The blocked and ignored masks of stat(5) hold the standard signals.
+ */
+static bool may_step(const struct tracee *t, const struct tracee_thread *th)
+{
+	const uint64_t trap = 1ull << (SIGTRAP - 1);
+	char path[64], ignored[32];
+	uint64_t blocked;
+
+	if (ptrace(PTRACE_GETSIGMASK, th->tid, (void *)sizeof(blocked),
+		   &blocked) || (blocked & trap))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->tgid);
+	if (procfs_stat_field(path, 33, ignored, sizeof(ignored)))
+		return false;
+	return !(strtoull(ignored, NULL, 10) & trap);
+}
+
+/* Resume @th to its next syscall stop, holding back signals meanwhile. */
+static int next_syscall_stop(struct tracee_thread *th, uint64_t deadline)
+{
+	int status, err;
+
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, th->tid, NULL, NULL))
+			return -errno;
+		err = wait_tid(th->tid, &status, deadline);
+		if (err)
+			return err;
+		if (thread_gone(status))
+			return -ESRCH;
+		if (WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP)
+			return 0;
+		if (signal_delivery_stop(status) && th->nresend < TRACEE_MAX_RESEND)
+			th->resend[th->nresend++] = WSTOPSIG(status);
+	}
+}
+
+/* Run the call set up in @th from its entry stop to its exit stop. */
+static int stop_syscall(struct tracee_thread *th, arch_regs_t *regs)
+{
+	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
+	int err;
+
+	err = next_syscall_stop(th, deadline);	/* entry */
+	if (!err)
+		err = next_syscall_stop(th, deadline);	/* exit */
+	if (!err)
+		err = arch_getregs(th->tid, regs);
+	return err;
+}
+
+/*
  * Resume @th, whose registers are set up to run the "syscall" at @ip,
  * for one instruction.  The kernel reports the step on the way out of
  * the call, before any other signal: one stop per injected call, where
@@ -619,11 +679,13 @@ int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 		ptrace(PTRACE_SETOPTIONS, th->tid, NULL,
 		       (void *)(long)(SEIZE_OPTS | PTRACE_O_EXITKILL));
 		th->injecting = true;
+		th->step = may_step(t, th);
 	}
 	arch_setup_syscall(&regs, t->syscall_ip, nr, args);
 	err = arch_setregs(th->tid, &regs);
 	if (!err)
-		err = step_syscall(th, t->syscall_ip, &regs);
+		err = th->step ? step_syscall(th, t->syscall_ip, &regs) :
+				 stop_syscall(th, &regs);
 	if (err == -ETIMEDOUT)
 		th->stopped = false;	/* still running it: reaper */
 	else if (err == -ESRCH || err == -ECHILD)
@@ -681,7 +743,7 @@ void tracee_detach(struct tracee *t)
 			continue;
 		if (!th->stopped) {
 			add_pending(th->tid, th->injecting || th->dirty ?
-				    &regs : NULL, th->injecting);
+				    &regs : NULL, th->injecting && th->step);
 			continue;
 		}
 		if (th->injecting || th->dirty)

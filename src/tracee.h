@@ -23,6 +23,10 @@
  * @tid: its kernel pid
  * @stopped: it is in a ptrace stop we caused
  * @injecting: system calls are being run in it; it is in a syscall stop
+ *	or at the trap of a single step
+ * @step: its injected calls are single-stepped (one stop each), which
+ *	its signal mask and actions allow; else run from syscall entry to
+ *	exit stop
  * @dirty: @regs differs from what the thread had; set them before leaving
  * @saved: its registers when it stopped
  * @regs: the registers it leaves with (@saved, or a completed call)
@@ -34,6 +38,7 @@ struct tracee_thread {
 	pid_t tid;
 	bool stopped;
 	bool injecting;
+	bool step;
 	bool dirty;
 	arch_regs_t saved;
 	arch_regs_t regs;

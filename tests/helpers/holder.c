@@ -21,6 +21,10 @@
  * calls revoke-bpfd injects: they only work under PTRACE_O_SUSPEND_SECCOMP.
  * --zombie-leader (with --threads 2 or more): the main thread exits once
  * ready, and the other threads go on.
+ * --sigtrap block|ignore|catch: SIGTRAP blocked, ignored or caught
+ * before "ready"; the SIGBUS line then says how SIGTRAP stands when the
+ * fault comes (sigtrap=blocked|unblocked,default|ignore|catch), and a
+ * SIGTRAP that reaches the handler says "SIGTRAP".
  * --exec-every MS (MODE mmap): every MS milliseconds the holder executes
  * itself again with the same arguments, so it opens and maps PATH anew
  * (and says "ready" again): a process that execs while it is handled.
@@ -33,6 +37,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +57,7 @@ static int nmaps = 1;
 static volatile char **maps;
 static char **self_argv;
 static int exec_every_ms;
+static const char *sigtrap;
 
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -88,16 +94,41 @@ static void read_once(void)
 		say("read: ok %zd", r);
 }
 
+static void on_sigtrap(int sig)
+{
+	(void)sig;
+	if (write(1, "SIGTRAP\n", 8) < 0)
+		_exit(3);
+}
+
+/* How SIGTRAP stands, for the SIGBUS line of --sigtrap. */
+static const char *sigtrap_state(void)
+{
+	struct sigaction act;
+	sigset_t cur;
+	bool blocked;
+
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	sigaction(SIGTRAP, NULL, &act);
+	blocked = sigismember(&cur, SIGTRAP);
+	if (act.sa_handler == SIG_IGN)
+		return blocked ? " sigtrap=blocked,ignore" : " sigtrap=unblocked,ignore";
+	if (act.sa_handler == on_sigtrap)
+		return blocked ? " sigtrap=blocked,catch" : " sigtrap=unblocked,catch";
+	return blocked ? " sigtrap=blocked,default" : " sigtrap=unblocked,default";
+}
+
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
-	char line[64];
+	char line[96];
 	int n;
 
 	(void)sig;
 	(void)uc;
-	n = snprintf(line, sizeof(line), "SIGBUS si_code=%s\n",
+	n = snprintf(line, sizeof(line), "SIGBUS si_code=%s%s\n",
 		     si->si_code == BUS_ADRERR ? "BUS_ADRERR" :
-		     si->si_code == BUS_ADRALN ? "BUS_ADRALN" : "other");
+		     si->si_code == BUS_ADRALN ? "BUS_ADRALN" : "other",
+		     sigtrap ? sigtrap_state() : "");
 	if (write(1, line, (size_t)n) < 0)
 		_exit(3);
 	_exit(0);
@@ -200,6 +231,22 @@ static int forbid_injection(void)
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }
 
+/* --sigtrap: 0, or -1 for an unknown word. */
+static int set_sigtrap(const char *how)
+{
+	sigset_t trap;
+
+	sigemptyset(&trap);
+	sigaddset(&trap, SIGTRAP);
+	if (!strcmp(how, "block"))
+		return sigprocmask(SIG_BLOCK, &trap, NULL);
+	if (!strcmp(how, "ignore"))
+		return signal(SIGTRAP, SIG_IGN) == SIG_ERR ? -1 : 0;
+	if (!strcmp(how, "catch"))
+		return signal(SIGTRAP, on_sigtrap) == SIG_ERR ? -1 : 0;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
@@ -218,13 +265,15 @@ int main(int argc, char **argv)
 			zombie_leader = 1;
 		else if (!strcmp(argv[i], "--exec-every") && i + 1 < argc)
 			exec_every_ms = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--sigtrap") && i + 1 < argc)
+			sigtrap = argv[++i];
 		else
 			break;
 	}
 	if (argc - i != 2 || nthreads < 1 || nmaps < 1 || exec_every_ms < 0 ||
-	    (zombie_leader && nthreads < 2)) {
+	    (zombie_leader && nthreads < 2) || (sigtrap && set_sigtrap(sigtrap))) {
 		fprintf(stderr, "usage: holder [--threads N] [--maps N] [--seccomp] "
-			"[--zombie-leader] [--exec-every MS] "
+			"[--zombie-leader] [--exec-every MS] [--sigtrap block|ignore|catch] "
 			"read|poll|epoll|select|mmap|hold PATH\n");
 		return 2;
 	}

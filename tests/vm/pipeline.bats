@@ -150,6 +150,37 @@ holder_exits() {
 	revoke-bpf del "$f" >/dev/null
 }
 
+# mapping_replaced_keeps_sigtrap HOW STATE: a holder that set SIGTRAP to
+# HOW (block, ignore, catch) loses its mapping to SIGBUS, and SIGTRAP
+# stands as STATE when it faults: the calls injected into it ran without
+# changing its signal mask or actions (a single step would have: its trap
+# unblocks SIGTRAP and resets an ignored one), and no trap reached it.
+mapping_replaced_keeps_sigtrap() {
+	local f
+	f=$(new_file)
+	start_holder "$D/out" --sigtrap "$1" mmap "$f"
+	run revoke-bpf add "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" ]
+	holder_exits 0
+	run cat "$D/out"
+	[ "${lines[1]}" = "SIGBUS si_code=BUS_ADRERR sigtrap=$2" ]
+	[ "${#lines[@]}" -eq 2 ]
+	revoke-bpf del "$f" >/dev/null
+}
+
+@test "a holder that blocks SIGTRAP still blocks it after its mapping is replaced" {
+	mapping_replaced_keeps_sigtrap block blocked,default
+}
+
+@test "a holder that ignores SIGTRAP still ignores it after its mapping is replaced" {
+	mapping_replaced_keeps_sigtrap ignore unblocked,ignore
+}
+
+@test "a holder that catches SIGTRAP gets no trap while its mapping is replaced" {
+	mapping_replaced_keeps_sigtrap catch unblocked,catch
+}
+
 @test "a holder already under strace is reported, left running, and woken by add once strace lets go" {
 	local f pid spid
 	f=$(fifo)
