@@ -580,75 +580,55 @@ static bool may_step(const struct tracee *t, const struct tracee_thread *th)
 	return !(strtoull(ignored, NULL, 10) & trap);
 }
 
-/* Resume @th to its next syscall stop, holding back signals meanwhile. */
-static int next_syscall_stop(struct tracee_thread *th, uint64_t deadline)
+/*
+ * Resume @th, by a single step if @step, else to its next syscall stop,
+ * until it reaches that stop (the trap of the step, or the syscall stop).
+ * Signals that come first are held back, to be sent again by
+ * tracee_detach(), and it goes on.
+ */
+static int resume_until(struct tracee_thread *th, bool step, uint64_t deadline)
 {
 	int status, err;
 
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, th->tid, NULL, NULL))
+		if (ptrace(step ? PTRACE_SINGLESTEP : PTRACE_SYSCALL, th->tid,
+			   NULL, NULL))
 			return -errno;
 		err = wait_tid(th->tid, &status, deadline);
 		if (err)
 			return err;
 		if (thread_gone(status))
 			return -ESRCH;
-		if (WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP)
-			return 0;
+		err = step ? step_trap(th->tid, status) :
+			     WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP;
+		if (err)
+			return err < 0 ? err : 0;
 		if (signal_delivery_stop(status) && th->nresend < TRACEE_MAX_RESEND)
 			th->resend[th->nresend++] = WSTOPSIG(status);
 	}
 }
 
-/* Run the call set up in @th from its entry stop to its exit stop. */
-static int stop_syscall(struct tracee_thread *th, arch_regs_t *regs)
+/*
+ * Run the call set up in @th, whose registers point at the "syscall"
+ * instruction at @ip, and read the registers it leaves.  Single-stepped,
+ * the kernel reports the step on the way out of the call, before any
+ * other signal: one stop, where PTRACE_SYSCALL takes two (entry, exit).
+ */
+static int run_syscall(struct tracee_thread *th, unsigned long ip,
+		       arch_regs_t *regs)
 {
 	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
 	int err;
 
-	err = next_syscall_stop(th, deadline);	/* entry */
-	if (!err)
-		err = next_syscall_stop(th, deadline);	/* exit */
+	err = resume_until(th, th->step, deadline);
+	if (!err && !th->step)
+		err = resume_until(th, false, deadline);	/* exit */
 	if (!err)
 		err = arch_getregs(th->tid, regs);
+	/* past the "syscall" checked at @ip: a step never ends elsewhere */
+	if (!err && th->step && arch_ip(regs) != ip + arch_syscall_insn_len)
+		err = -EIO;
 	return err;
-}
-
-/*
- * Resume @th, whose registers are set up to run the "syscall" at @ip,
- * for one instruction.  The kernel reports the step on the way out of
- * the call, before any other signal: one stop per injected call, where
- * PTRACE_SYSCALL takes two.  Signals that come first are held back, to
- * be sent again by tracee_detach(), and the step goes on.
- */
-static int step_syscall(struct tracee_thread *th, unsigned long ip,
-			arch_regs_t *regs)
-{
-	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
-	int status, err;
-
-	for (;;) {
-		if (ptrace(PTRACE_SINGLESTEP, th->tid, NULL, NULL))
-			return -errno;
-		err = wait_tid(th->tid, &status, deadline);
-		if (err)
-			return err;
-		if (thread_gone(status))
-			return -ESRCH;
-		err = step_trap(th->tid, status);
-		if (err < 0)
-			return err;
-		if (err) {
-			err = arch_getregs(th->tid, regs);
-			if (err)
-				return err;
-			/* a "syscall" at @ip was checked: never seen */
-			return arch_ip(regs) == ip + arch_syscall_insn_len ?
-			       0 : -EIO;
-		}
-		if (signal_delivery_stop(status) && th->nresend < TRACEE_MAX_RESEND)
-			th->resend[th->nresend++] = WSTOPSIG(status);
-	}
 }
 
 /**
@@ -684,8 +664,7 @@ int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 	arch_setup_syscall(&regs, t->syscall_ip, nr, args);
 	err = arch_setregs(th->tid, &regs);
 	if (!err)
-		err = th->step ? step_syscall(th, t->syscall_ip, &regs) :
-				 stop_syscall(th, &regs);
+		err = run_syscall(th, t->syscall_ip, &regs);
 	if (err == -ETIMEDOUT)
 		th->stopped = false;	/* still running it: reaper */
 	else if (err == -ESRCH || err == -ECHILD)
