@@ -96,12 +96,16 @@ $(BUILD)/revoke-bpfd: $(DAEMON_OBJS:%=$(BUILD)/%.o) $(BUILD)/librevoke.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-# The command is linked statically (position-independent, so still under
-# ASLR): it is run by udev for every removed device and by scripts in
-# loops, and the dynamic loader was most of its start-up, about 30 ms of
-# the 45 it took to answer "status" in the TCG guest.  CLI_LDFLAGS= links
-# it dynamically.
-CLI_LDFLAGS ?= -static-pie
+# The command is linked statically: it is run by udev for every removed
+# device and by scripts in loops, and its start-up is most of what it
+# costs.  In the TCG guest, "revoke-bpf status" took 40-78 ms linked
+# dynamically and 18-23 ms static-pie; "--version" takes 20-26 ms
+# static-pie (which relocates itself at start-up) and 8-9 ms static, as
+# long as a fork and exec of busybox true.  It is
+# not set-uid and reads only its arguments and the daemon's replies, so
+# it gives up ASLR of its own code for that.  CLI_LDFLAGS= links it
+# dynamically.
+CLI_LDFLAGS ?= -static -no-pie
 $(BUILD)/revoke-bpf: $(CLI_OBJS:%=$(BUILD)/%.o)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CLI_LDFLAGS) $^ -o $@
