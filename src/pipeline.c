@@ -823,6 +823,8 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 	struct revoke_inode inode;
 	size_t i, nwork;
 
+	if (!set->nr)
+		return;	/* nobody holds it: no thread to look at, no drain */
 	work = plan(&run, set, &nwork);
 	if (!work)
 		return;
