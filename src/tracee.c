@@ -563,7 +563,8 @@ static int step_trap(pid_t tid, int status)
  * SIGTRAP or the process ignores it, unblocks it and resets its action to
  * SIG_DFL, for good.  Such a thread runs its calls through two syscall
  * stops instead.  Every thread is stopped: neither can change meanwhile.
- * The blocked and ignored masks of stat(5) hold the standard signals.
+ * The ignored mask in /proc/PID/stat (field 33, proc(5)) holds the
+ * standard signals, SIGTRAP among them.
  */
 static bool may_step(const struct tracee *t, const struct tracee_thread *th)
 {
