@@ -14,42 +14,18 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SWARM=$REPO/build/bench/swarm
 rounds=$1 dir_a=$2 dir_b=$3
 
-ms_since() {
-	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", (b - a) * 1000 }'
-}
-
-field() {
-	sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" <<<"$1"
-}
+. "$REPO/bench/lib.sh"
 
 # one_add LABEL DIR ROUND KIND N: a population, an add, its line
 one_add() {
-	local label=$1 dir=$2 r=$3 kind=$4 n=$5 f=/tmp/ab.$4 pid= t0 out
-	local few=$(( n < 100 ? n : 100 )) waiters=0 maps=0
-	rm -f "$f"
-	if [ "$kind" = fifo ]; then
-		mkfifo "$f"
-		waiters=$few
-	else
-		head -c 4096 /dev/zero > "$f"
-		[ "$kind" = file ] && maps=$few
-	fi
-	if [ "$n" -gt 0 ]; then
-		"$SWARM" "$n" 10 "$waiters" "$maps" "$f" > /tmp/ab.swarm &
-		pid=$!
-		until grep -q ready /tmp/ab.swarm; do sleep 0.1; done
-		sleep 0.5	# let the waiters reach their read
-	fi
+	local label=$1 dir=$2 r=$3 kind=$4 n=$5 f=/tmp/ab.$4 t0 out
+	population_start "$kind" "$n" "$f"
 	t0=$EPOCHREALTIME
 	out=$("$dir/revoke-bpf" --json add "$f" --no-release)
 	echo "R $r $label $kind:$n add_ms=$(ms_since "$t0") pipeline_us=$(field "$out" total_us) failed=$(field "$out" failed)"
-	if [ -n "$pid" ]; then
-		kill -TERM "$pid"
-		wait "$pid" 2>/dev/null || true
-	fi
+	population_stop "$f"
 	"$dir/revoke-bpf" del "$f" >/dev/null
 }
 

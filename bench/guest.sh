@@ -20,35 +20,14 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$REPO/build/bench
 rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5 prounds=$6
 
-# ms_since T0: milliseconds since $EPOCHREALTIME was T0.
-ms_since() {
-	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", (b - a) * 1000 }'
-}
-
-# field JSON KEY: a number field of a flat JSON text.
-field() {
-	sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" <<<"$1"
-}
+. "$REPO/bench/lib.sh"
 
 # pipeline_round N KIND: one round of a population's row; adds one value
 # to each of its lists in ROW and sets its counts.
 declare -A ROW
 pipeline_round() {
-	local n=$1 kind=$2 waiters=0 maps=0 f pid t0 out k=$1:$2
-	local few=$(( n < 100 ? n : 100 ))
-	f=/tmp/bench.$kind
-	rm -f "$f"
-	if [ "$kind" = fifo ]; then
-		mkfifo "$f"
-		waiters=$few
-	else
-		head -c 4096 /dev/zero > "$f"
-		maps=$few
-	fi
-	"$B/swarm" "$n" 10 "$waiters" "$maps" "$f" > /tmp/swarm.out &
-	pid=$!
-	until grep -q ready /tmp/swarm.out; do sleep 0.1; done
-	sleep 0.5	# let the waiters reach their read
+	local n=$1 kind=$2 f=/tmp/bench.$2 t0 out k=$1:$2
+	population_start "$kind" "$n" "$f"
 	t0=$EPOCHREALTIME; fuser "$f" >/dev/null 2>&1 || true
 	ROW[$k:fuser_ms]+="$(ms_since "$t0") "
 	t0=$EPOCHREALTIME; lsof "$f" >/dev/null 2>&1 || true
@@ -56,13 +35,12 @@ pipeline_round() {
 	t0=$EPOCHREALTIME
 	out=$(revoke-bpf --json add "$f" --no-release)
 	ROW[$k:add_ms]+="$(ms_since "$t0") "
-	kill -TERM "$pid"
-	wait "$pid" 2>/dev/null || true
+	population_stop "$f"
 	revoke-bpf del "$f" >/dev/null
 	ROW[$k:discover_ms]+="$(awk -v u="$(field "$out" discover_us)" 'BEGIN { printf "%.2f", u / 1000 }') "
 	ROW[$k:pipeline_ms]+="$(awk -v u="$(field "$out" total_us)" 'BEGIN { printf "%.2f", u / 1000 }') "
 	ROW[$k:head]=$(printf '"procs": %d, "fds": %d, "waiters": %d, "maps": %d, "found_fds": %s, "woken": %s, "unmapped": %s' \
-		"$n" $((n * 10)) "$waiters" "$maps" "$(field "$out" fds)" \
+		"$n" $((n * 10)) "$POP_WAITERS" "$POP_MAPS" "$(field "$out" fds)" \
 		"$(field "$out" woken)" "$(field "$out" unmapped)")
 	ROW[$k:failed]=$(( ${ROW[$k:failed]:-0} + $(field "$out" failed) ))
 }

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench/lib.sh - what the benchmark scripts share (bench/run on the host,
+# bench/guest.sh and bench/ab-guest.sh in the guest): sourced, with REPO
+# set to the repository.
+
+# ms_since T0: milliseconds since $EPOCHREALTIME was T0.
+ms_since() {
+	awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", (b - a) * 1000 }'
+}
+
+# field JSON KEY: a number field of a flat JSON text.
+field() {
+	sed -n "s/.*\"$2\":\([0-9.]*\).*/\1/p" <<<"$1"
+}
+
+# population_start KIND N PATH: make PATH, a FIFO (KIND fifo) or a 4 KiB
+# file, and, if N > 0, start build/bench/swarm: N processes with 10
+# descriptors of it, min(N,100) of them blocked reading it (fifo) or
+# mapping it (file; KIND none: neither).  Returns once every process is
+# set up and the readers have had time to reach their read.  Sets
+# POP_PID (empty without a swarm), POP_WAITERS and POP_MAPS.
+population_start() {
+	local kind=$1 n=$2 path=$3 few=$(( $2 < 100 ? $2 : 100 ))
+	POP_PID= POP_WAITERS=0 POP_MAPS=0
+	rm -f "$path" "$path.swarm"
+	if [ "$kind" = fifo ]; then
+		mkfifo "$path"
+		POP_WAITERS=$few
+	else
+		head -c 4096 /dev/zero > "$path"
+		[ "$kind" = file ] && POP_MAPS=$few
+	fi
+	[ "$n" -gt 0 ] || return 0
+	"$REPO/build/bench/swarm" "$n" 10 "$POP_WAITERS" "$POP_MAPS" "$path" > "$path.swarm" &
+	POP_PID=$!
+	until grep -q ready "$path.swarm"; do sleep 0.1; done
+	[ "$POP_WAITERS" -eq 0 ] || sleep 0.5	# let the readers reach their read
+}
+
+# population_stop PATH: end the swarm of PATH, which reaps it.
+population_stop() {
+	if [ -n "$POP_PID" ]; then
+		kill -TERM "$POP_PID"
+		wait "$POP_PID" 2>/dev/null || true
+	fi
+	rm -f "$1.swarm"
+	POP_PID=
+}
