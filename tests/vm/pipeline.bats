@@ -107,19 +107,31 @@ holder_exits() {
 	[ "${lines[2]}" = "read: EIO" ]
 }
 
+# add_faults_holder F REPORT SIGBUS [ARG...]: "revoke-bpf add F ARG..."
+# succeeds with REPORT as its second line; the holder, which reads its
+# mappings of F in a loop, then exits 0 from its SIGBUS handler, whose
+# line, the second of $D/out, is SIGBUS.  $lines is left as $D/out's.
+add_faults_holder() {
+	local f=$1 report=$2 sigbus=$3
+	shift 3
+	run revoke-bpf add "$f" "$@"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "$report" ]
+	holder_exits 0
+	run cat "$D/out"
+	[ "${lines[1]}" = "$sigbus" ]
+	revoke-bpf del "$f" >/dev/null
+}
+
 @test "a process reading a mapping in a loop dies with SIGBUS BUS_ADRERR on its next access" {
 	local f
 	f=$(new_file)
 	start_holder "$D/out" mmap "$f"
 	sleep 0.2
 	grep -q '^ready' "$D/out"
-	run revoke-bpf add "$f"
-	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" ]
-	holder_exits 0
-	run cat "$D/out"
-	[ "${lines[1]}" = "SIGBUS si_code=BUS_ADRERR" ]
-	revoke-bpf del "$f" >/dev/null
+	add_faults_holder "$f" \
+		"  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" \
+		"SIGBUS si_code=BUS_ADRERR"
 }
 
 @test "a 16-thread process with 4 mappings has all of them replaced" {
@@ -127,13 +139,9 @@ holder_exits() {
 	f=$(new_file)
 	start_holder "$D/out" --threads 16 --maps 4 mmap "$f"
 	[ "$(ls /proc/"$HOLDER_PID"/task | wc -l)" -eq 16 ]
-	run revoke-bpf add "$f"
-	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "  holders 1: fds 1, mappings 4, waiters 0; woken 0, unmapped 4, released 0; failed 0" ]
-	holder_exits 0
-	run cat "$D/out"
-	[ "${lines[1]}" = "SIGBUS si_code=BUS_ADRERR" ]
-	revoke-bpf del "$f" >/dev/null
+	add_faults_holder "$f" \
+		"  holders 1: fds 1, mappings 4, waiters 0; woken 0, unmapped 4, released 0; failed 0" \
+		"SIGBUS si_code=BUS_ADRERR"
 }
 
 @test "a holder whose seccomp filter kills memfd_create and dup3 is still unmapped" {
@@ -141,13 +149,9 @@ holder_exits() {
 	f=$(new_file)
 	start_holder "$D/out" --seccomp mmap "$f"
 	grep -q '^Seccomp:[[:space:]]*2' "/proc/$HOLDER_PID/status"
-	run revoke-bpf add "$f" --release
-	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 1; failed 0" ]
-	holder_exits 0
-	run cat "$D/out"
-	[ "${lines[1]}" = "SIGBUS si_code=BUS_ADRERR" ]
-	revoke-bpf del "$f" >/dev/null
+	add_faults_holder "$f" \
+		"  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 1; failed 0" \
+		"SIGBUS si_code=BUS_ADRERR" --release
 }
 
 # mapping_replaced_keeps_sigtrap HOW STATE: a holder that set SIGTRAP to
@@ -159,14 +163,10 @@ mapping_replaced_keeps_sigtrap() {
 	local f
 	f=$(new_file)
 	start_holder "$D/out" --sigtrap "$1" mmap "$f"
-	run revoke-bpf add "$f"
-	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" ]
-	holder_exits 0
-	run cat "$D/out"
-	[ "${lines[1]}" = "SIGBUS si_code=BUS_ADRERR sigtrap=$2" ]
+	add_faults_holder "$f" \
+		"  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" \
+		"SIGBUS si_code=BUS_ADRERR sigtrap=$2"
 	[ "${#lines[@]}" -eq 2 ]
-	revoke-bpf del "$f" >/dev/null
 }
 
 @test "a holder that blocks SIGTRAP still blocks it after its mapping is replaced" {
