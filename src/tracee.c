@@ -52,6 +52,46 @@ struct pending {
 static struct pending *pending;
 static size_t npending;
 
+static void add_pending(pid_t tid, const arch_regs_t *regs, bool stepping)
+{
+	struct pending *p = realloc(pending, (npending + 1) * sizeof(*p));
+
+	if (!p) {
+		fprintf(stderr, "revoke-bpfd: out of memory: thread %d is left "
+			"to be detached when revoke-bpfd exits\n", (int)tid);
+		return;
+	}
+	pending = p;
+	memset(&p[npending], 0, sizeof(p[npending]));
+	p[npending].tid = tid;
+	p[npending].stepping = stepping;
+	if (regs) {
+		p[npending].has_regs = true;
+		p[npending].regs = *regs;
+	}
+	npending++;
+}
+
+/*
+ * Forget @th, which is no longer in a ptrace stop: killed while stopped,
+ * it is dying, and as a zombie only its tracer can reap it; its parent's
+ * wait() waits until then.  The reaper (tracee_reap()) does.
+ */
+static void lose_thread(struct tracee_thread *th)
+{
+	if (th->tid)
+		add_pending(th->tid, NULL, false);
+	th->tid = 0;
+	th->stopped = false;
+}
+
+/* Let @tid go, or, if it is no longer stopped, leave it to the reaper. */
+static void detach_or_reap(pid_t tid)
+{
+	if (ptrace(PTRACE_DETACH, tid, NULL, NULL))
+		add_pending(tid, NULL, false);
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -213,14 +253,13 @@ static int seize_thread(struct tracee *t, pid_t tid, char *why, size_t whylen)
 				 strerrorname_np(-err) ?: "refused");
 		return err;
 	}
+	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
 	err = add_thread(t, tid);
 	if (err) {
-		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+		add_pending(tid, NULL, false);	/* detached at its stop */
 		snprintf(why, whylen, "ENOMEM");
-		return err;
 	}
-	ptrace(PTRACE_INTERRUPT, tid, NULL, NULL);
-	return 0;
+	return err;
 }
 
 /* Seize and interrupt every thread not seized yet; return how many. */
@@ -260,8 +299,10 @@ static int wait_stop(struct tracee_thread *th, uint64_t deadline)
 		err = wait_tid(th->tid, &status, deadline);
 		if (err)
 			return err;
-		if (thread_gone(status))
+		if (thread_gone(status)) {
+			th->tid = 0;	/* reaped */
 			return -ESRCH;
+		}
 		if (!WIFSTOPPED(status))
 			continue;
 		if ((status >> 16) == PTRACE_EVENT_STOP)
@@ -290,8 +331,8 @@ static void wait_all_stops(struct tracee *t, uint64_t deadline)
 		if (!th->tid || th->stopped)
 			continue;
 		err = wait_stop(th, deadline);
-		if (err == -ESRCH)
-			th->tid = 0;
+		if (err && err != -ETIMEDOUT)
+			lose_thread(th);
 	}
 }
 
@@ -538,7 +579,7 @@ int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 			continue;
 		}
 		if (!thread_of(t->tgid, th->tid)) {
-			ptrace(PTRACE_DETACH, th->tid, NULL, NULL);
+			detach_or_reap(th->tid);
 			th->tid = 0;
 		}
 	}
@@ -598,8 +639,10 @@ static int resume_until(struct tracee_thread *th, bool step, uint64_t deadline)
 		err = wait_tid(th->tid, &status, deadline);
 		if (err)
 			return err;
-		if (thread_gone(status))
+		if (thread_gone(status)) {
+			th->tid = 0;	/* reaped */
 			return -ESRCH;
+		}
 		err = step ? step_trap(th->tid, status) :
 			     WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP;
 		if (err)
@@ -669,31 +712,11 @@ int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 	if (err == -ETIMEDOUT)
 		th->stopped = false;	/* still running it: reaper */
 	else if (err == -ESRCH || err == -ECHILD)
-		th->tid = 0;
+		lose_thread(th);
 	if (err)
 		return err;
 	*ret = arch_syscall_ret(&regs);
 	return 0;
-}
-
-static void add_pending(pid_t tid, const arch_regs_t *regs, bool stepping)
-{
-	struct pending *p = realloc(pending, (npending + 1) * sizeof(*p));
-
-	if (!p) {
-		fprintf(stderr, "revoke-bpfd: out of memory: thread %d is left "
-			"to be detached when revoke-bpfd exits\n", (int)tid);
-		return;
-	}
-	pending = p;
-	memset(&p[npending], 0, sizeof(p[npending]));
-	p[npending].tid = tid;
-	p[npending].stepping = stepping;
-	if (regs) {
-		p[npending].has_regs = true;
-		p[npending].regs = *regs;
-	}
-	npending++;
 }
 
 /* The registers a thread that ran injected calls must leave with. */
@@ -734,7 +757,7 @@ void tracee_detach(struct tracee *t)
 		 * stay zombies until their tracer reaps them.
 		 */
 		if (ptrace(PTRACE_DETACH, th->tid, NULL, NULL)) {
-			add_pending(th->tid, NULL, false);
+			add_pending(th->tid, NULL, false);	/* killed */
 			continue;
 		}
 		for (k = 0; k < th->nresend; k++)

@@ -115,6 +115,7 @@ children_of() {
 	[ "$st" -eq 0 ]
 	run stopped_tasks
 	[ -z "$output" ]
+	lets_go_of_all
 	run cat "$f"
 	[[ $output == *"Input/output error"* ]]
 	run revoke-bpf status

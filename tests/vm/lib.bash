@@ -153,3 +153,18 @@ not_stopped() {
 	state=$(sed 's/.*) //' "/proc/$1/stat" | cut -d' ' -f1)
 	case $state in t|T) echo "pid $1 is left stopped ($state)" >&2; return 1 ;; esac
 }
+
+# lets_go_of_all: wait up to 2 s until revoke-bpfd traces no task (a
+# thread it lost while stopped is reaped by its main loop, every 50 ms);
+# else name those it still holds, zombies that their parents cannot reap.
+lets_go_of_all() {
+	local pid i held
+	pid=$(cat /tmp/revoke-bpfd.pid)
+	for i in $(seq 1 40); do
+		held=$(grep -l "^TracerPid:[[:space:]]*$pid\$" \
+			/proc/[0-9]*/task/[0-9]*/status 2>/dev/null) || return 0
+		sleep 0.05
+	done
+	echo "revoke-bpfd still traces:" $held >&2
+	return 1
+}
