@@ -65,13 +65,18 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-/* Kill the population and reap every process of it. */
+/*
+ * Kill the population and reap every process of it.  A child that a
+ * tracer holds as a zombie cannot be reaped: swarm gives up after 10 s
+ * (SIGALRM), rather than hang whoever waits for it.
+ */
 static void end_all(void)
 {
 	int i;
 
 	for (i = 0; i < npids; i++)
 		kill(pids[i], SIGKILL);
+	alarm(10);
 	while (wait(NULL) > 0 || errno == EINTR)
 		;
 }
