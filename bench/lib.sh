@@ -32,9 +32,17 @@ population_start() {
 		[ "$kind" = file ] && POP_MAPS=$few
 	fi
 	[ "$n" -gt 0 ] || return 0
-	"$REPO/build/bench/swarm" "$n" 10 "$POP_WAITERS" "$POP_MAPS" "$path" > "$path.swarm" &
+	# made here: the background job's redirection may come after the grep
+	: > "$path.swarm"
+	"$REPO/build/bench/swarm" "$n" 10 "$POP_WAITERS" "$POP_MAPS" "$path" >> "$path.swarm" 2>&1 &
 	POP_PID=$!
-	until grep -q ready "$path.swarm"; do sleep 0.1; done
+	until grep -q ready "$path.swarm"; do
+		if ! kill -0 "$POP_PID" 2>/dev/null; then
+			echo "bench: swarm $n on $path failed: $(cat "$path.swarm")" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
 	[ "$POP_WAITERS" -eq 0 ] || sleep 0.5	# let the readers reach their read
 }
 
