@@ -98,7 +98,7 @@ children_of() {
 	not_stopped "$HOLDER_PID"
 }
 
-@test "holders that are killed while add handles them: add completes, the daemon lives, the file stays denied" {
+@test "holders that are killed while add handles them: add completes, the daemon lives and lets go of each, the file stays denied" {
 	local f i addpid st
 	f=$(new_file)
 	"$SWARM" "$FAULT_HOLDERS" 1 0 "$FAULT_HOLDERS" "$f" >"$D/swarm" 2>&1 3>&- &
