@@ -20,13 +20,18 @@ setup() {
 	SWARM_PID=
 }
 
+# Every test ends with revoke-bpfd tracing nothing (checked first, while
+# the holders live, but failing only once they are cleaned up).
 teardown() {
+	local held=0
+	lets_go_of_all || held=1
 	[ -n "$HOLDER_PID" ] && kill -9 "$HOLDER_PID" 2>/dev/null
 	[ -n "$SWARM_PID" ] && kill -TERM "$SWARM_PID" 2>/dev/null
 	wait 2>/dev/null
 	rm -rf "$D"
 	# a test may have killed the daemon
 	[ -e /tmp/revoke-bpfd.pid ] || start_daemon
+	return "$held"
 }
 
 # stopped_tasks: every task (thread) in a ptrace or job-control stop.

@@ -159,7 +159,7 @@ not_stopped() {
 # else name those it still holds, zombies that their parents cannot reap.
 lets_go_of_all() {
 	local pid i held
-	pid=$(cat /tmp/revoke-bpfd.pid)
+	pid=$(cat /tmp/revoke-bpfd.pid 2>/dev/null) || return 0
 	for i in $(seq 1 40); do
 		held=$(grep -l "^TracerPid:[[:space:]]*$pid\$" \
 			/proc/[0-9]*/task/[0-9]*/status 2>/dev/null) || return 0

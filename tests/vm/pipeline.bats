@@ -14,9 +14,14 @@ setup() {
 	KILL=()
 }
 
+# Every test ends with revoke-bpfd tracing nothing (checked first, while
+# the holders live, but failing only once they are cleaned up).
 teardown() {
+	local held=0
+	lets_go_of_all || held=1
 	kill_holders
 	umount "$D/mnt" 2>/dev/null || true
+	return "$held"
 }
 
 # fifo: a new FIFO in $D; prints its path.
