@@ -85,11 +85,16 @@ static void lose_thread(struct tracee_thread *th)
 	th->stopped = false;
 }
 
-/* Let @tid go, or, if it is no longer stopped, leave it to the reaper. */
-static void detach_or_reap(pid_t tid)
+/*
+ * Let @tid go, or, if it is no longer stopped (killed), leave it to the
+ * reaper.  Return true if it was let go.
+ */
+static bool detach_or_reap(pid_t tid)
 {
-	if (ptrace(PTRACE_DETACH, tid, NULL, NULL))
-		add_pending(tid, NULL, false);
+	if (!ptrace(PTRACE_DETACH, tid, NULL, NULL))
+		return true;
+	add_pending(tid, NULL, false);
+	return false;
 }
 
 static uint64_t now_ns(void)
@@ -756,10 +761,8 @@ void tracee_detach(struct tracee *t)
 		 * on a replaced mapping): the others die while stopped, and
 		 * stay zombies until their tracer reaps them.
 		 */
-		if (ptrace(PTRACE_DETACH, th->tid, NULL, NULL)) {
-			add_pending(th->tid, NULL, false);	/* killed */
+		if (!detach_or_reap(th->tid))
 			continue;
-		}
 		for (k = 0; k < th->nresend; k++)
 			syscall(SYS_tgkill, t->tgid, th->tid, th->resend[k]);
 	}
