@@ -23,7 +23,7 @@ field() {
 population_start() {
 	local kind=$1 n=$2 path=$3 few=$(( $2 < 100 ? $2 : 100 ))
 	POP_PID= POP_WAITERS=0 POP_MAPS=0
-	rm -f "$path" "$path.swarm"
+	rm -f "$path"
 	if [ "$kind" = fifo ]; then
 		mkfifo "$path"
 		POP_WAITERS=$few
