@@ -9,9 +9,10 @@
 # 1. hookbench: what the hooks cost ordinary I/O (see bench/hookbench.c).
 # 2. The pipeline: for each N in SIZES, N holder processes with 10
 #    descriptors each of a FIFO, min(N,100) of them blocked reading it;
-#    and of a regular file, min(N,100) of them mapping it.  On the same
-#    population: fuser and lsof (wall time), then "revoke-bpf add": the
-#    time the daemon spent finding the holders (BPF iterators), the whole
+#    of a regular file, min(N,100) of them mapping it; and of a regular
+#    file, nobody blocked and nothing mapped (descriptors only).  On the
+#    same population: fuser and lsof (wall time), then "revoke-bpf add":
+#    the time the daemon spent finding the holders (BPF iterators), the whole
 #    pipeline, and the command from call to report.  PROUNDS rounds, each
 #    on a fresh population, interleaved: a list of PROUNDS values each.
 set -euo pipefail
@@ -64,15 +65,15 @@ revoke-bpfd >/tmp/revoke-bpfd.log 2>&1 &
 until revoke-bpf status >/dev/null 2>&1; do sleep 0.1; done
 # the rows' rounds interleaved: round r of every row before round r + 1
 for r in $(seq "$prounds"); do
-	for kind in fifo file; do
+	for kind in fifo file none; do
 		for n in ${sizes//,/ }; do
 			pipeline_round "$n" "$kind"
 		done
 	done
 done
 printf ',\n"pipeline": {"fifo": ['
-for kind in fifo file; do
-	[ "$kind" = file ] && printf '], "file": ['
+for kind in fifo file none; do
+	[ "$kind" = fifo ] || printf '], "%s": [' "$kind"
 	sep=
 	for n in ${sizes//,/ }; do
 		printf '%s\n  ' "$sep"

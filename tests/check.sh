@@ -53,6 +53,8 @@ bench() {
 		build/bench/results.json >/dev/null &&
 	   jq -e '.pipeline.fifo[0].woken == 10 and .pipeline.file[0].unmapped == 10 and
 		  .pipeline.fifo[0].found_fds == 100 and .pipeline.fifo[0].failed == 0 and
+		  .pipeline.none[0].found_fds == 100 and .pipeline.none[0].woken == 0 and
+		  .pipeline.none[0].unmapped == 0 and .pipeline.none[0].failed == 0 and
 		  .host_discovery.rows[0].found_fds == 100 and .host_discovery.rows[1].found_vmas == 10 and
 		  .host_pipeline.rows[0].maps == 10 and (.host_pipeline.rows[0].pipeline_ms.median > 0)' \
 		build/bench/results.json >/dev/null &&
