@@ -9,8 +9,10 @@
 #
 # Each DIR holds revoke-bpfd and revoke-bpf.  Prints one line per add:
 #   R ROUND A|B KIND:PROCS add_ms=T pipeline_us=U failed=N
-# KIND:PROCS is none:0 (a file nobody holds), fifo:N (N processes with 10
-# descriptors, min(N,100) blocked reading) or file:N (min(N,100) mapping).
+# KIND:PROCS is none:N (N processes with 10 descriptors of a file, none
+# blocked, nothing mapped; none:0, a file nobody holds), fifo:N (N
+# processes with 10 descriptors, min(N,100) blocked reading) or file:N
+# (min(N,100) mapping).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -36,7 +38,7 @@ for r in $(seq "$rounds"); do
 		"$dir/revoke-bpfd" >/tmp/ab.daemon.log 2>&1 &
 		dpid=$!
 		until "$dir/revoke-bpf" status >/dev/null 2>&1; do sleep 0.1; done
-		for spec in none:0 fifo:10 fifo:1000 file:100 file:1000; do
+		for spec in none:0 none:1000 fifo:10 fifo:1000 file:100 file:1000; do
 			one_add "$label" "$dir" "$r" "${spec%%:*}" "${spec#*:}"
 		done
 		kill -TERM "$dpid"

@@ -809,7 +809,11 @@ static struct holder_work *plan(struct run *run, const struct holder_set *set,
 
 /*
  * Handle every holder of @key and drain, adding to @res; @set is the
- * holders found for it, @start when the run began.
+ * holders found for it, @start when the run began.  With no holder to
+ * act on there is nothing to drain: each of their threads was asleep in
+ * a call that names no descriptor of the file (one running, or in a call
+ * on the file, is acted on: see plan_holder()), and the map update,
+ * made before, refuses every new call on it.
  */
 static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 		      const struct holder_set *set,
@@ -821,6 +825,7 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 	struct revoke_file **files;
 	struct holder_work *work;
 	struct revoke_inode inode;
+	bool acted = false;
 	size_t i, nwork;
 
 	if (!set->nr)
@@ -836,9 +841,11 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 		work_free(work, nwork);
 		return;
 	}
-	for (i = 0; i < nwork; i++)
+	for (i = 0; i < nwork; i++) {
 		if (revoke_file_open(&inode, 0, &files[i]))
 			fail(res, work[i].p->tgid, 0, "stop", "ENOMEM");
+		acted |= acts_on(&work[i]);
+	}
 	interrupt_waiters(work, nwork);
 	for (i = 0; i < nwork; i++) {
 		if (files[i]) {
@@ -850,7 +857,9 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 	}
 	revoke_inode_destroy(&inode);
 	free(files);
-	drain(&run, work, nwork, start + (uint64_t)opts->timeout_ms * 1000);
+	if (acted)
+		drain(&run, work, nwork,
+		      start + (uint64_t)opts->timeout_ms * 1000);
 	work_free(work, nwork);
 	free(run.woken);
 }
