@@ -17,6 +17,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "revoke_bpf.h"
+#include "inode_key.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -56,23 +57,45 @@ static __always_inline bool rdev_target(struct inode *inode)
 	return bpf_map_lookup_elem(&holder_rdev_targets, &rk);
 }
 
-/* Fill @rec's identity from @file; return 0 if @file is a target. */
+/* Fill @rec's identity from @key; return 0 if @key is a target. */
+static __always_inline int target_key(const struct revoke_key *key,
+				      struct revoke_holder *rec)
+{
+	if (!bpf_map_lookup_elem(&holder_targets, key))
+		return -1;
+	rec->dev = key->dev;
+	rec->ino = key->ino;
+	return 0;
+}
+
+/*
+ * Fill @rec's identity from @file; return 0 if @file is a target, 1 if it
+ * is an overlayfs file whose real file is (the key recorded is the real
+ * one's), or -1.
+ */
 static __always_inline int target_file(struct file *file,
 				       struct revoke_holder *rec)
 {
 	struct revoke_key key = {};
 	struct inode *inode;
+	struct file *real;
 
 	inode = file->f_inode;
 	if (!inode)
 		return -1;
-	key.dev = inode->i_sb->s_dev;
-	key.ino = inode->i_ino;
-	if (!bpf_map_lookup_elem(&holder_targets, &key) && !rdev_target(inode))
+	inode_key(inode, &key);
+	if (!target_key(&key, rec))
+		return 0;
+	if (rdev_target(inode)) {
+		rec->dev = key.dev;
+		rec->ino = key.ino;
+		return 0;
+	}
+	real = ovl_real_file(file, inode);
+	if (!real)
 		return -1;
-	rec->dev = key.dev;
-	rec->ino = key.ino;
-	return 0;
+	inode_key_read(BPF_CORE_READ(real, f_inode), &key);
+	return target_key(&key, rec) ? -1 : 1;
 }
 
 /*
@@ -102,16 +125,30 @@ static __always_inline __u32 fd_cloexec(struct task_struct *task, __u32 fd)
 	return (word >> (fd % (8 * sizeof(word)))) & 1;
 }
 
+/*
+ * revoke-bpfd itself, which is never a holder: the descriptor a client
+ * sent it names the very file it revokes, for the length of a request.
+ */
+__u32 holder_self;
+
 SEC("iter/task_file")
 int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 {
 	struct task_struct *task = ctx->task;
 	struct file *file = ctx->file;
 	struct revoke_holder rec = {};
+	int match;
 
-	if (!task || !file || target_file(file, &rec))
+	if (!task || !file || task->tgid == holder_self)
 		return 0;
-	note_mappings(file, file->f_inode);
+	match = target_file(file, &rec);
+	if (match < 0)
+		return 0;
+	/* an overlayfs file's mappings are its real file's: look for them */
+	if (match)
+		holder_maybe_mapped = 1;
+	else
+		note_mappings(file, file->f_inode);
 	rec.kind = REVOKE_HOLDER_FD;
 	rec.tgid = task->tgid;
 	rec.start_boottime = task->group_leader->start_boottime;
@@ -129,10 +166,10 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	struct revoke_holder rec = {};
 	struct file *file;
 
-	if (!task || !vma)
+	if (!task || !vma || task->tgid == holder_self)
 		return 0;
 	file = vma->vm_file;
-	if (!file || target_file(file, &rec))
+	if (!file || target_file(file, &rec) < 0)
 		return 0;
 	rec.kind = REVOKE_HOLDER_VMA;
 	rec.tgid = task->tgid;
@@ -181,6 +218,52 @@ int revoke_holder_threads(struct bpf_iter__task *ctx)
 	rec.start_boottime = task->group_leader->start_boottime;
 	rec.state = task->__state;
 	syscall_of(regs, &rec);
+	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/*
+ * revoke_ident: what descriptor ident_fd of the process the iterator is
+ * restricted to (revoke-bpfd itself, src/ident.c) refers to, as the
+ * hooks see it: the key of its inode and, for an overlayfs file, of its
+ * upper and lower inodes.
+ */
+__s32 ident_fd = -1;
+
+static __always_inline void ident_layer(struct inode *inode,
+					struct revoke_key *key, __u32 *flags,
+					__u32 flag)
+{
+	if (!inode)
+		return;
+	inode_key_read(inode, key);
+	*flags |= flag;
+}
+
+SEC("iter/task_file")
+int revoke_ident(struct bpf_iter__task_file *ctx)
+{
+	struct file *file = ctx->file;
+	struct revoke_ident rec = {};
+	struct super_block *sb;
+	struct inode *inode;
+
+	if (!ctx->task || !file || (__s32)ctx->fd != ident_fd)
+		return 0;
+	inode = file->f_inode;
+	if (!inode)
+		return 0;
+	sb = inode->i_sb;
+	inode_key(inode, &rec.key);
+	rec.s_dev = sb->s_dev;
+	rec.mode = inode->i_mode;
+	rec.rdev = inode->i_rdev;
+	bpf_probe_read_kernel_str(rec.fstype, sizeof(rec.fstype),
+				  sb->s_type->name);
+	ident_layer(ovl_upper_inode(inode), &rec.upper, &rec.flags,
+		    REVOKE_IDENT_UPPER);
+	ident_layer(ovl_lower_inode(inode), &rec.lower, &rec.flags,
+		    REVOKE_IDENT_LOWER);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

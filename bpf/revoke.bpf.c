@@ -21,11 +21,14 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "revoke_bpf.h"
+#include "inode_key.bpf.h"
 
 #define EIO 5
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
 /* fcntl commands (uapi/asm-generic/fcntl.h, linux/fcntl.h) */
+/* include/linux/fs.h */
+#define FMODE_PATH 0x4000
 #define F_DUPFD 0
 #define F_GETFD 1
 #define F_SETFD 2
@@ -75,6 +78,15 @@ struct {
 	__type(value, struct revoke_report);
 } revoke_reports SEC(".maps");
 
+/* The name each entry was added by, for list; read by the daemon only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_MAX_ENTRIES_DEFAULT);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct revoke_key);
+	__type(value, struct revoke_name);
+} revoke_names SEC(".maps");
+
 /* Revoked devices, by number (revoke-bpf add --rdev); see revoke_bpf.h. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -121,18 +133,6 @@ static __always_inline struct revoke_state *state(void)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&revoke_state, &zero);
-}
-
-/*
- * The hooks' arguments are typed kernel pointers (BTF), so fields are
- * read with plain loads, relocated by CO-RE (vmlinux.h marks every struct
- * preserve_access_index): no bpf_probe_read_kernel() call per field.
- */
-static __always_inline void inode_key(struct inode *inode,
-				      struct revoke_key *key)
-{
-	key->dev = inode->i_sb->s_dev;
-	key->ino = inode->i_ino;
 }
 
 /* Is @key's filter bit set?  If not, @key is not in the revoked set. */
@@ -273,31 +273,51 @@ static __always_inline void report(struct revoke_state *st,
 }
 
 /*
- * Return -EIO if @inode is revoked, else 0, and report the denial;
- * @armed is revoke_armed as the hook read it.
+ * Return -EIO if @key is revoked, else 0, and report the denial; @armed
+ * is revoke_armed as the hook read it.
  */
-static __always_inline int check_inode(struct inode *inode, __u32 armed,
-				       __u32 hook, __u32 op, __u64 arg)
+static __always_inline int check_key(const struct revoke_key *key, __u32 hook,
+				     __u32 op, __u64 arg)
 {
-	struct revoke_key key = {};
 	struct revoke_bucket *b;
 	struct revoke_state *st;
 	__u64 word;
 	int s;
 
-	if (!(armed & REVOKE_ARMED_INODES) || !inode)
+	if (!filter_may_hold(key))
 		return 0;
-	inode_key(inode, &key);
-	if (!filter_may_hold(&key))
-		return 0;
-	s = table_find(&key, &b, &word);
+	s = table_find(key, &b, &word);
 	if (s < 0)
 		return 0;
 	__sync_fetch_and_add(&b->denials[s & (REVOKE_BUCKET_SLOTS - 1)], 1);
 	st = state();
 	if (st)
-		report(st, &key, hook, op, arg);
+		report(st, key, hook, op, arg);
 	return -EIO;
+}
+
+/* The same for @inode, a pointer the hook was handed (or NULL). */
+static __always_inline int check_inode(struct inode *inode, __u32 armed,
+				       __u32 hook, __u32 op, __u64 arg)
+{
+	struct revoke_key key = {};
+
+	if (!(armed & REVOKE_ARMED_INODES) || !inode)
+		return 0;
+	inode_key(inode, &key);
+	return check_key(&key, hook, op, arg);
+}
+
+/* The same for @inode, a pointer read from memory (or NULL). */
+static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
+					    __u32 hook, __u32 op, __u64 arg)
+{
+	struct revoke_key key = {};
+
+	if (!(armed & REVOKE_ARMED_INODES) || !inode)
+		return 0;
+	inode_key_read(inode, &key);
+	return check_key(&key, hook, op, arg);
 }
 
 /*
@@ -363,11 +383,18 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 	return -EIO;
 }
 
-/* The same for @file's inode; @file may be NULL (an anonymous mapping). */
+/*
+ * The same for @file, which may be NULL (an anonymous mapping), and for
+ * the file it reaches through: an overlayfs file is denied if its real
+ * file (a regular file, never a device) is revoked, whatever its own key
+ * (its own inode number may be another layer's, and aio, io_uring and
+ * mmap on it reach the real file without a hook of their own).
+ */
 static __always_inline int check_file(struct file *file, __u32 armed,
 				      __u32 hook, __u32 op, __u64 arg)
 {
 	struct inode *inode;
+	struct file *real;
 	int ret;
 
 	if (!file)
@@ -377,9 +404,15 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 		return 0;
 	/* the device first: nothing of it is live across the set's lookups */
 	ret = check_rdev(file, inode, armed, hook, op, arg);
-	if (ret)
+	if (!ret)
+		ret = check_inode(inode, armed, hook, op, arg);
+	if (ret || !(armed & REVOKE_ARMED_INODES))
 		return ret;
-	return check_inode(inode, armed, hook, op, arg);
+	real = ovl_real_file(file, inode);
+	if (!real)
+		return 0;
+	return check_inode_read(BPF_CORE_READ(real, f_inode), armed, hook, op,
+				arg);
 }
 
 SEC("lsm/file_permission")
@@ -484,10 +517,17 @@ SEC("lsm/path_truncate")
 int BPF_PROG(revoke_path_truncate, const struct path *path, int ret)
 {
 	__u32 armed = revoke_armed;
+	struct inode *inode = path->dentry->d_inode;
+	int err;
 
 	if (ret || !armed)
 		return ret;
-	return check_inode(path->dentry->d_inode, armed,
+	err = check_inode(inode, armed, REVOKE_HOOK_PATH_TRUNCATE,
+			  REVOKE_OP_WRITE, 0);
+	if (err || !inode)
+		return err;
+	/* overlayfs truncates its upper file without another hook */
+	return check_inode_read(ovl_upper_inode(inode), armed,
 			   REVOKE_HOOK_PATH_TRUNCATE, REVOKE_OP_WRITE, 0);
 }
 
@@ -503,6 +543,13 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 
 	if (ret || !armed)
 		return ret;
+	/*
+	 * An O_PATH descriptor reads, writes, maps and reopens nothing
+	 * without passing file_open or the hooks above: it passes, so that
+	 * revoke-bpf can hand revoke-bpfd the file it names.
+	 */
+	if (file->f_mode & FMODE_PATH)
+		return 0;
 	return check_file(file, armed, REVOKE_HOOK_FILE_RECEIVE,
 			  REVOKE_OP_OTHER, 0);
 }
@@ -558,6 +605,7 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 	inode_key(inode, &key);
 	if (table_free(&key)) {
 		bpf_map_delete_elem(&revoke_reports, &key);
+		bpf_map_delete_elem(&revoke_names, &key);
 		__sync_fetch_and_add(&st->freed, 1);
 	}
 	return 0;

@@ -395,6 +395,103 @@ struct revoke_event {
 	char comm[REVOKE_COMM_LEN];
 };
 
+/*
+ * Files that (s_dev, i_ino) does not name alone.  btrfs gives each
+ * subvolume an anonymous device of its own (what stat(2) reports as
+ * st_dev) under one super_block, and numbers inodes per subvolume (the
+ * first file of each is 257): a btrfs file's key takes its subvolume's
+ * device instead of s_dev.  An overlayfs file reads, writes and maps
+ * through a file of the layer below ("the real file"): the hooks check
+ * that file too, so that what is revoked is the real file, however it is
+ * reached.
+ */
+#define REVOKE_BTRFS_MAGIC	0x9123683e	/* super_block.s_magic */
+#define REVOKE_OVERLAYFS_MAGIC	0x794c7630
+
+/* struct revoke_fs_layout.flags: which of its parts are known */
+#define REVOKE_LAYOUT_BTRFS	0x1
+#define REVOKE_LAYOUT_OVL	0x2
+/* ovl_realfile: an overlayfs file's private_data is the real file itself */
+#define REVOKE_LAYOUT_SELF	(-1)
+/* No offset in struct revoke_fs_layout is larger (in absolute value) */
+#define REVOKE_LAYOUT_MAX_OFF	65536
+
+/**
+ * struct revoke_fs_layout - where a filesystem module's own structures
+ *	hold what names a file ("revoke_layout", one element)
+ * @flags: REVOKE_LAYOUT_*: the parts below that are filled in
+ * @btrfs_root: from a btrfs inode's struct inode to its struct btrfs_root
+ *	pointer (offsetof(btrfs_inode, root) - offsetof(btrfs_inode,
+ *	vfs_inode), negative)
+ * @btrfs_anon_dev: offset of anon_dev (the subvolume's device) in struct
+ *	btrfs_root
+ * @ovl_upper: from an overlayfs inode's struct inode to its upper dentry
+ *	pointer (ovl_inode.__upperdentry)
+ * @ovl_realfile: offset of the real file pointer in what an overlayfs
+ *	regular file's private_data points to, or REVOKE_LAYOUT_SELF
+ * @ovl_lower: from an overlayfs inode's struct inode to the pointer to its
+ *	lower dentry (@ovl_stack < 0), or to its struct ovl_entry
+ * @ovl_stack: offset of the first lower dentry pointer in struct
+ *	ovl_entry, or -1 if @ovl_lower leads to the dentry pointer itself
+ * @ovl_numlower: offset of the number of lower layers in struct ovl_entry
+ *
+ * These structures are private to their modules (not in vmlinux's BTF) and
+ * differ between kernels: revoke-bpfd reads the offsets from the module's
+ * own BTF (/sys/kernel/btf/MODULE) before it names any file of that
+ * filesystem, see src/fs_layout.c.  A part not filled in is never used:
+ * until then btrfs keys take s_dev, and overlayfs files are checked as
+ * themselves only.
+ */
+struct revoke_fs_layout {
+	__u32 flags;
+	__s32 btrfs_root;
+	__u32 btrfs_anon_dev;
+	__s32 ovl_upper;
+	__s32 ovl_realfile;
+	__s32 ovl_lower;
+	__s32 ovl_stack;
+	__s32 ovl_numlower;
+};
+
+/* struct revoke_ident.flags */
+#define REVOKE_IDENT_UPPER	0x1	/* @upper is an overlayfs upper file */
+#define REVOKE_IDENT_LOWER	0x2	/* @lower is an overlayfs lower file */
+#define REVOKE_FSTYPE_LEN 16
+
+/**
+ * struct revoke_ident - what the kernel says a descriptor of revoke-bpfd's
+ *	own refers to (the "revoke_ident" iterator, bpf/holders.bpf.c)
+ * @key: the key the hooks compute for its inode
+ * @s_dev: its super_block's s_dev
+ * @mode: its i_mode
+ * @rdev: its i_rdev (a device special file)
+ * @flags: REVOKE_IDENT_*
+ * @upper: an overlayfs file's upper inode's key
+ * @lower: an overlayfs file's lower inode's key
+ * @fstype: the filesystem type's name
+ */
+struct revoke_ident {
+	struct revoke_key key;
+	__u32 s_dev;
+	__u32 mode;
+	__u32 rdev;
+	__u32 flags;
+	struct revoke_key upper;
+	struct revoke_key lower;
+	char fstype[REVOKE_FSTYPE_LEN];
+};
+
+/* Longest name of a revoked file that list shows, with its NUL */
+#define REVOKE_NAME_MAX 256
+
+/**
+ * struct revoke_name - the name a revoked file was given ("revoke_names")
+ * @path: what the client named it, NUL-terminated; never opened again
+ */
+struct revoke_name {
+	char path[REVOKE_NAME_MAX];
+};
+
 /* Where revoke-bpfd pins its objects and listens. */
 #define REVOKE_PIN_DIR     "/sys/fs/bpf/revoke-bpf"
 #define REVOKE_RUN_DIR     "/run/revoke-bpf"

@@ -68,6 +68,8 @@ static const char *const map_names[] = {
 	"revoke_rdev_state",
 	"rdev_files",
 	"revoke_b_bss",		/* revoke_armed: see map_pin_name() */
+	"revoke_layout",
+	"revoke_names",
 };
 
 static bool libbpf_verbose;
@@ -484,6 +486,9 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 	if (!ret)
 		ret = bpf_map__set_max_entries(skel->maps.revoke_reports,
 					       max_entries);
+	if (!ret)
+		ret = bpf_map__set_max_entries(skel->maps.revoke_names,
+					       max_entries);
 	bpf_object__for_each_map(map, skel->obj) {
 		if (ret)
 			break;
@@ -529,6 +534,12 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 	if (!ret)
 		ret = keep_fd(bpf_map__fd(skel->maps.bss), &rb->armed_fd, err,
 			      errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_layout),
+			      &rb->layout_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_names),
+			      &rb->names_fd, err, errlen);
 	if (!ret)
 		ret = map_filter(rb, err, errlen);
 	if (!ret)
@@ -587,6 +598,8 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 	rb->rdev_state_fd = -1;
 	rb->rdev_files_fd = -1;
 	rb->armed_fd = -1;
+	rb->layout_fd = -1;
+	rb->names_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -628,6 +641,10 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 		close(rb->rdev_files_fd);
 	if (rb->armed_fd >= 0)
 		close(rb->armed_fd);
+	if (rb->layout_fd >= 0)
+		close(rb->layout_fd);
+	if (rb->names_fd >= 0)
+		close(rb->names_fd);
 	if (rb->filter)
 		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
 	rb->filter = NULL;
@@ -636,6 +653,8 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 	rb->rdev_state_fd = -1;
 	rb->rdev_files_fd = -1;
 	rb->armed_fd = -1;
+	rb->layout_fd = -1;
+	rb->names_fd = -1;
 	rb->reports_fd = -1;
 	rb->table_fd = -1;
 	rb->state_fd = -1;

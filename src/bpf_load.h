@@ -25,6 +25,9 @@
  * @rdev_state_fd: the "revoke_rdev_state" array map
  * @rdev_files_fd: the "rdev_files" hash map
  * @armed_fd: the programs' .bss map, whose one value is revoke_armed
+ * @layout_fd: the "revoke_layout" array (see struct revoke_fs_layout),
+ *	shared with the holder iterators
+ * @names_fd: the "revoke_names" hash map (what each entry was added as)
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
  * @table: "revoke_table", mapped
  * @max_entries: capacity of the revoked set
@@ -43,6 +46,8 @@ struct revoke_bpf {
 	int rdev_state_fd;
 	int rdev_files_fd;
 	int armed_fd;
+	int layout_fd;
+	int names_fd;
 	uint64_t *filter;
 	struct revoke_table table;
 	uint32_t max_entries;

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 
@@ -144,7 +146,10 @@ static void json_fields(char *line, bool *first)
 		*first = false;
 		json_string(key);
 		putchar(':');
-		if (is_number(val))
+		/* a name travels percent-encoded; it is shown as it is */
+		if (!strcmp(key, "path") && !revoke_pct_decode(val, val))
+			json_string(val);
+		else if (is_number(val))
 			printf("%s", val);
 		else
 			json_string(val);
@@ -195,12 +200,12 @@ static char *next_line(char **body)
 	return line;
 }
 
-static int call(const struct revoke_req *req, char **word, char **body,
-		struct rbuf *resp)
+static int call(const struct revoke_req *req, int send_fd, char **word,
+		char **body, struct rbuf *resp)
 {
 	char err[512];
 
-	if (ctl_call(socket_path, req, resp, err, sizeof(err))) {
+	if (ctl_call(socket_path, req, send_fd, resp, err, sizeof(err))) {
 		fail("%s", err);
 		return -1;
 	}
@@ -341,36 +346,48 @@ static int parse_target(int argc, char **argv, struct revoke_req *req,
 	return 0;
 }
 
-/* Fill in dev and ino from a path, as stat(2) sees it. */
+/*
+ * The request names @path by a descriptor of it, which the daemon asks
+ * the kernel about (never stat(2)'s st_dev and st_ino: on btrfs and
+ * overlayfs they are not what the kernel's hooks see).  O_PATH: nothing
+ * is opened for reading, no device's open routine runs.  @path travels
+ * too, made absolute, for list.
+ *
+ * Return: the descriptor, or -1 after a message.
+ */
 static int target_from_path(const char *path, struct revoke_req *req)
 {
+	char cwd[PATH_MAX];
 	struct stat st;
-	uint32_t kdev;
+	int fd, n;
 
-	if (stat(path, &st)) {
-		fail("cannot stat '%s': %s", path, strerror(errno));
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		fail("cannot open '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		fail("'%s' is a directory; revoke-bpf revokes files and devices, "
-		     "not directories", path);
-		return -1;
-	}
-	if (S_ISSOCK(st.st_mode)) {
-		fail("'%s' is a socket; connecting to it is not a file operation "
+	if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		fail(S_ISDIR(st.st_mode) ?
+		     "'%s' is a directory; revoke-bpf revokes files and devices, "
+		     "not directories" :
+		     "'%s' is a socket; connecting to it is not a file operation "
 		     "and cannot be revoked", path);
+		close(fd);
 		return -1;
 	}
-	if (revoke_kdev_from_stdev(st.st_dev, &kdev)) {
-		fail("'%s' is on a device the kernel cannot have numbered", path);
-		return -1;
-	}
-	req->ino = st.st_ino;
-	req->has_ino = true;
-	req->major = revoke_kdev_major(kdev);
-	req->minor = revoke_kdev_minor(kdev);
-	req->has_dev = true;
-	return 0;
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		n = snprintf(req->path, sizeof(req->path), "%s", path);
+	else
+		n = snprintf(req->path, sizeof(req->path), "%s/%s",
+			     strcmp(cwd, "/") ? cwd : "", path);
+	/* too long to show whole: its end says more than its start */
+	if (n >= (int)sizeof(req->path))
+		snprintf(req->path, sizeof(req->path), "...%s",
+			 path + strlen(path) - (sizeof(req->path) - 4));
+	req->has_path = true;
+	return fd;
 }
 
 /* ---- commands -------------------------------------------------------- */
@@ -434,7 +451,7 @@ static void print_report(char *body)
 static void print_change(const char *word, char *body, const char *path)
 {
 	char *line = next_line(&body);
-	char dev[32] = "?", ino[32] = "?";
+	char dev[32] = "?", ino[32] = "?", also[64];
 	const char *text = word;
 	bool first = false;
 	size_t i;
@@ -468,8 +485,13 @@ static void print_change(const char *word, char *body, const char *path)
 		if (hung[0] && strcmp(hung, "0"))
 			printf(" (%s hung up or revoked by the kernel)", hung);
 		putchar('\n');
-	} else if (path)
-		printf("%s: %s (dev %s ino %s)\n", path, text, dev, ino);
+	} else if (path) {
+		printf("%s: %s (dev %s ino %s", path, text, dev, ino);
+		/* an overlayfs file's other real file */
+		if (line && revoke_kv_get(line, "also", also, sizeof(also)))
+			printf("; also %s", also);
+		printf(")\n");
+	}
 	else if (strcmp(dev, "?"))
 		printf("inode %s on %s: %s\n", ino, dev, text);
 	else
@@ -483,13 +505,14 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 	struct rbuf resp = {};
 	const char *path;
 	char *word, *body;
-	int ret = 1;
+	int fd = -1, ret = 1;
 
 	if (parse_target(argc, argv, &req, &path))
 		return 1;
-	if (path && target_from_path(path, &req))
+	if (path && (fd = target_from_path(path, &req)) < 0)
 		return 1;
-	if (call(&req, &word, &body, &resp))
+	/* closes @fd */
+	if (call(&req, fd, &word, &body, &resp))
 		goto out;
 	print_change(word, body, path);
 	ret = 0;
@@ -531,7 +554,7 @@ static int query(enum revoke_verb verb, int argc, char **argv,
 
 	if (no_operands(argc, argv))
 		return -1;
-	return call(&req, &word, body, resp);
+	return call(&req, -1, &word, body, resp);
 }
 
 /* A revoked device in list: its type and removal stand in the INODE column. */
@@ -567,7 +590,7 @@ static int do_list(int argc, char **argv)
 	while ((line = next_line(&body))) {
 		char dev[32] = "", ino[32] = "", at[32] = "", den[32] = "";
 		char kind[16] = "", h[16], f[16] = "", m[16] = "", w[16] = "";
-		char fl[16] = "", counts[80];
+		char fl[16] = "", counts[80], name[3 * REVOKE_NAME_MAX] = "-";
 		bool fj = true;
 
 		if (json) {
@@ -578,9 +601,9 @@ static int do_list(int argc, char **argv)
 			continue;
 		}
 		if (!n++)
-			printf("%-12s %-20s %-8s %-12s %-10s %-30s %s\n", "DEV",
-			       "INODE", "KIND", "DENIALS", "REVOKED_AT",
-			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED");
+			printf("%-12s %-20s %-8s %-12s %-10s %-30s %-6s %s\n",
+			       "DEV", "INODE", "KIND", "DENIALS", "REVOKED_AT",
+			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED", "PATH");
 		if (revoke_kv_get(line, "rdev", dev, sizeof(dev))) {
 			print_device(line, dev);
 			continue;
@@ -600,8 +623,11 @@ static int do_list(int argc, char **argv)
 			strcpy(counts, "-");
 			strcpy(fl, "-");
 		}
-		printf("%-12s %-20s %-8s %-12s %-10s %-30s %s\n", dev, ino, kind,
-		       den, at, counts, fl);
+		if (revoke_kv_get(line, "path", name, sizeof(name)) &&
+		    revoke_pct_decode(name, name))
+			strcpy(name, "?");
+		printf("%-12s %-20s %-8s %-12s %-10s %-30s %-6s %s\n", dev, ino,
+		       kind, den, at, counts, fl, name);
 	}
 	if (json)
 		printf("]\n");
@@ -707,7 +733,7 @@ static int do_events(int argc, char **argv)
 			return 1;
 		}
 	}
-	fd = ctl_open(socket_path, &req, err, sizeof(err));
+	fd = ctl_open(socket_path, &req, -1, err, sizeof(err));
 	if (fd < 0) {
 		fail("%s", err);
 		return 1;
@@ -757,7 +783,7 @@ static int do_unload(int argc, char **argv)
 		     "run 'revoke-bpf unload --yes' to do it");
 		return 1;
 	}
-	if (!call(&req, &word, &body, &resp)) {
+	if (!call(&req, -1, &word, &body, &resp)) {
 		printf("unloaded: nothing is revoked or enforced any more, and "
 		       "revoke-bpfd has exited\n");
 		ret = 0;
@@ -809,7 +835,7 @@ static int do_uevent(int argc, char **argv)
 			break;
 	}
 	/* a request too long for the socket keeps the first properties */
-	while ((fd = ctl_open(socket_path, &req, err, sizeof(err))) == -ENOSPC &&
+	while ((fd = ctl_open(socket_path, &req, -1, err, sizeof(err))) == -ENOSPC &&
 	       req.nprops)
 		req.nprops /= 2;
 	if (fd < 0) {

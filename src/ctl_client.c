@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -32,18 +33,39 @@ static int recv_all(int fd, struct rbuf *resp)
 	return 0;
 }
 
-/**
- * ctl_open() - connect to the daemon and send one request
- * @path: the daemon's socket
- * @req: the request
- * @err: on failure, a one-line reason with what to do
- * @errlen: size of @err
- *
- * Return: the connected socket, to read the answer from, or a negative
- * errno if the daemon could not be reached.
- */
-int ctl_open(const char *path, const struct revoke_req *req, char *err,
-	     size_t errlen)
+/* Send @len bytes of @p, with descriptor @send_fd if it is not -1. */
+static int send_request(int fd, const char *p, size_t len, int send_fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = (void *)p, .iov_len = len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *c;
+	ssize_t n;
+
+	if (send_fd < 0)
+		return ctl_send_all(fd, p, len);
+	memset(&control, 0, sizeof(control));
+	msg.msg_control = control.buf;
+	msg.msg_controllen = sizeof(control.buf);
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &send_fd, sizeof(int));
+	do
+		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return ctl_send_all(fd, p + n, len - (size_t)n);
+}
+
+/* ctl_open() but for @send_fd, which the caller closes. */
+static int connect_send(const char *path, const struct revoke_req *req,
+			int send_fd, char *err, size_t errlen)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	char line[REVOKE_REQ_MAX];
@@ -74,7 +96,7 @@ int ctl_open(const char *path, const struct revoke_req *req, char *err,
 		close(fd);
 		return ret;
 	}
-	ret = ctl_send_all(fd, line, (size_t)n);
+	ret = send_request(fd, line, (size_t)n, send_fd);
 	if (ret) {
 		snprintf(err, errlen, "revoke-bpfd at %s did not take the request: %s",
 			 path, strerror(-ret));
@@ -85,9 +107,33 @@ int ctl_open(const char *path, const struct revoke_req *req, char *err,
 }
 
 /**
+ * ctl_open() - connect to the daemon and send one request
+ * @path: the daemon's socket
+ * @req: the request
+ * @send_fd: a descriptor to send with it (a path= request's file), or -1;
+ *	closed here in any case
+ * @err: on failure, a one-line reason with what to do
+ * @errlen: size of @err
+ *
+ * Return: the connected socket, to read the answer from, or a negative
+ * errno if the daemon could not be reached.
+ */
+int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
+	     char *err, size_t errlen)
+{
+	int fd = connect_send(path, req, send_fd, err, errlen);
+
+	/* the daemon has its own reference now: ours would make us a holder */
+	if (send_fd >= 0)
+		close(send_fd);
+	return fd;
+}
+
+/**
  * ctl_call() - one request, one response
  * @path: the daemon's socket
  * @req: the request
+ * @send_fd: a descriptor to send with it, or -1; closed, as by ctl_open()
  * @resp: the raw response text, NUL-terminated
  * @err: on failure, a one-line reason with what to do
  * @errlen: size of @err
@@ -95,12 +141,12 @@ int ctl_open(const char *path, const struct revoke_req *req, char *err,
  * Return: 0 if a response arrived (it may still be an "err" line), or a
  * negative errno if the daemon could not be reached.
  */
-int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
-	     char *err, size_t errlen)
+int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
+	     struct rbuf *resp, char *err, size_t errlen)
 {
 	int fd, ret;
 
-	fd = ctl_open(path, req, err, errlen);
+	fd = ctl_open(path, req, send_fd, err, errlen);
 	if (fd < 0)
 		return fd;
 	ret = recv_all(fd, resp);

@@ -5,9 +5,9 @@
 
 #include "ctl_proto.h"
 
-int ctl_open(const char *path, const struct revoke_req *req, char *err,
-	     size_t errlen);
-int ctl_call(const char *path, const struct revoke_req *req, struct rbuf *resp,
+int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
 	     char *err, size_t errlen);
+int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
+	     struct rbuf *resp, char *err, size_t errlen);
 
 #endif /* REVOKE_CTL_CLIENT_H */

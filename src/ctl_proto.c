@@ -96,7 +96,7 @@ const char *revoke_rdev_type_name(uint32_t type)
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
-	char rdev[96] = "", act[32] = "";
+	char rdev[96] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
 	size_t used;
 	int n;
 
@@ -112,14 +112,20 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 		snprintf(tmo, sizeof(tmo), " timeout_ms=%u", req->timeout_ms);
 	if (req->action[0])
 		snprintf(act, sizeof(act), " action=%s", req->action);
+	if (req->has_path) {
+		strcpy(path, " path=");
+		if (revoke_pct_encode(req->path, path + 6, sizeof(path) - 6) < 0)
+			return -ENOSPC;
+	}
 	if (req->has_rdev)
 		snprintf(rdev, sizeof(rdev), " rdev=%u:%u type=%s%s%s%s",
 			 req->rdev_major, req->rdev_minor,
 			 revoke_rdev_type_name(req->rdev_type),
 			 req->removed ? " removed=yes" : "",
 			 req->cause[0] ? " cause=" : "", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
-		     revoke_verb_name(req->verb), act, ino, dev, rdev, rel, tmo);
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), act, path, ino, dev, rdev, rel,
+		     tmo);
 	if (n < 0 || (size_t)n >= len || format_props(req, buf, len))
 		return -ENOSPC;
 	used = strlen(buf);
@@ -263,11 +269,15 @@ static int hexval(char c)
 	return -1;
 }
 
-/*
- * Decode @in into @out (as long, at most): bytes revoke_pct_encode() keeps,
- * and %XX for the others; no NUL or newline may result.
+/**
+ * revoke_pct_decode() - undo revoke_pct_encode()
+ * @in: the field value: bytes revoke_pct_encode() keeps, and %XX for the
+ *	others; no NUL or newline may result
+ * @out: the text, at most as long as @in
+ *
+ * Return: 0, or -EINVAL for anything revoke_pct_encode() cannot have made.
  */
-static int pct_decode(const char *in, char *out)
+int revoke_pct_decode(const char *in, char *out)
 {
 	size_t n = 0;
 	int hi, lo;
@@ -395,7 +405,7 @@ static int parse_prop(const char *key, const char *val, struct revoke_req *req,
 		*why = "a property name is not 1 to 63 of [A-Za-z0-9_]";
 		return -EINVAL;
 	}
-	if (pct_decode(val, decoded)) {
+	if (revoke_pct_decode(val, decoded)) {
 		*why = "a property value is not percent-encoded text";
 		return -EINVAL;
 	}
@@ -491,6 +501,19 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		req->has_dev = true;
 		return 0;
 	}
+	if (!strcmp(key, "path")) {
+		if (req->has_path) {
+			*why = "field path given twice";
+			return -EINVAL;
+		}
+		if (strlen(val) >= 3 * REVOKE_NAME_MAX || revoke_pct_decode(val, req->path) ||
+		    !req->path[0] || strlen(req->path) >= REVOKE_NAME_MAX) {
+			*why = "path is not a percent-encoded name of 1 to 255 bytes";
+			return -EINVAL;
+		}
+		req->has_path = true;
+		return 0;
+	}
 	if (!strcmp(key, "release")) {
 		if (req->has_release) {
 			*why = "field release given twice";
@@ -542,12 +565,17 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		return -EINVAL;
 	}
 
-	if (wants_ino && !req->has_ino && !req->has_rdev) {
-		*why = "missing field ino or rdev";
+	if (wants_ino && !req->has_ino && !req->has_rdev && !req->has_path) {
+		*why = "missing field path, ino or rdev";
 		return -EINVAL;
 	}
-	if (!wants_ino && (req->has_ino || req->has_dev || device)) {
+	if (!wants_ino && (req->has_ino || req->has_dev || device ||
+			   req->has_path)) {
 		*why = "this verb takes no fields";
+		return -EINVAL;
+	}
+	if (req->has_path && (req->has_ino || req->has_dev || req->has_rdev)) {
+		*why = "path names the file sent with the request; it does not go with ino, dev or rdev";
 		return -EINVAL;
 	}
 	if (req->has_rdev && (req->has_ino || req->has_dev)) {

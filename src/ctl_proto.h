@@ -4,13 +4,18 @@
  *
  * One request per connection, one line:
  *
+ *	revoke-bpf/1 VERB path=PCT [release=auto|yes|no] [timeout_ms=N]\n
  *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN] [release=auto|yes|no]
  *		[timeout_ms=N]\n
  *	revoke-bpf/1 VERB rdev=MAJ:MIN type=char|block [removed=yes]
  *		[cause=WORD] [release=...] [timeout_ms=N]\n
  *
- * add and del name either an inode (ino, and optionally dev, the
- * filesystem) or a device (rdev and type: every node of that device
+ * add and del name a file, an inode or a device.  A file: the request
+ * carries a descriptor of it (SCM_RIGHTS; revoke-bpf sends an O_PATH one)
+ * and path, the name the client gave it, percent-encoded
+ * (revoke_pct_encode()), which list shows; the daemon names the file by
+ * what the kernel says of that descriptor, never by path.  An inode: ino,
+ * and optionally dev, the filesystem.  A device (rdev and type: every node of that device
  * number).  removed=yes says that the device instance is gone, so that
  * a new device with the same number works (see struct revoke_rdev_val);
  * cause is one word shown by list (admin if not given).
@@ -56,6 +61,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "revoke_bpf.h"
+
 #define REVOKE_PROTO_MAGIC "revoke-bpf/1"
 #define REVOKE_REQ_MAX 4096
 
@@ -82,6 +89,9 @@ enum revoke_release {
 /**
  * struct revoke_req - a parsed request
  * @verb: what to do
+ * @has_path: @path is given (add, del): the request came with a
+ *	descriptor (SCM_RIGHTS) of the file the client named as @path
+ * @path: the client's name for that file, for list; never opened
  * @has_ino: @ino is given (add, del)
  * @has_dev: @major and @minor are given (optional for add, del)
  * @has_release: @release is given (add)
@@ -98,6 +108,8 @@ enum revoke_release {
  */
 struct revoke_req {
 	enum revoke_verb verb;
+	bool has_path;
+	char path[REVOKE_NAME_MAX];
 	bool has_ino;
 	bool has_dev;
 	uint64_t ino;
@@ -129,6 +141,7 @@ const char *revoke_rdev_type_name(uint32_t type);
 int revoke_parse_cause(const char *s, char *out, size_t len);
 bool revoke_prop_name_ok(const char *key, size_t len);
 int revoke_pct_encode(const char *in, char *out, size_t len);
+int revoke_pct_decode(const char *in, char *out);
 int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 			const char *val);
 int revoke_req_uevent(struct revoke_req *req, const char *action,

@@ -113,20 +113,69 @@ static void set_timeouts(int fd)
 }
 
 /*
- * Read up to and including the first newline.  Return the length, 0 if
- * the peer sent nothing, -E2BIG past REVOKE_REQ_MAX, or a negative errno.
+ * Take the descriptors that came with a message: keep the first one in
+ * @peer->sent_fd, close any other.  More than one, or one cut off, is an
+ * error (-EMSGSIZE).
  */
-static ssize_t read_request(int fd, char *buf, size_t cap)
+static int take_fds(struct msghdr *msg, struct ctl_peer *peer)
 {
+	struct cmsghdr *c;
+	int ret = msg->msg_flags & MSG_CTRUNC ? -EMSGSIZE : 0;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		size_t i, n;
+		int fd;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			if (peer->sent_fd < 0) {
+				peer->sent_fd = fd;
+				continue;
+			}
+			close(fd);
+			ret = -EMSGSIZE;
+		}
+	}
+	return ret;
+}
+
+/*
+ * Read up to and including the first newline, and the descriptor that
+ * may come with it.  Return the length, 0 if the peer sent nothing,
+ * -E2BIG past REVOKE_REQ_MAX, -EMSGSIZE for more than one descriptor, or
+ * a negative errno.
+ */
+static ssize_t read_request(int fd, char *buf, size_t cap,
+			    struct ctl_peer *peer, bool take)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
 	size_t len = 0;
 	ssize_t n;
+	int ret;
 
 	while (len < cap) {
-		n = recv(fd, buf + len, cap - len, 0);
+		struct iovec iov = { .iov_base = buf + len, .iov_len = cap - len };
+		/* without room for them, the kernel drops the descriptors */
+		struct msghdr msg = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = take ? control.buf : NULL,
+			.msg_controllen = take ? sizeof(control.buf) : 0,
+		};
+
+		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
+		ret = take ? take_fds(&msg, peer) : 0;
+		if (ret)
+			return ret;
 		if (n == 0)
 			return (ssize_t)len;
 		if (memchr(buf + len, '\n', (size_t)n))
@@ -169,14 +218,19 @@ bool ctl_peer_in_group(const struct ctl_peer *peer, gid_t gid)
  * ctl_serve_one() - serve one pending connection, if there is one
  * @lfd: the listening socket from ctl_listen()
  * @handler: turns a request into a response
- * @ctx: passed to @handler
+ * @may_send_fd: whether a peer's request may carry a descriptor; the
+ *	descriptors of any other peer are dropped unseen (the daemon never
+ *	closes a file an unprivileged peer chose, whose flush could block)
+ * @ctx: passed to @handler and @may_send_fd
  */
-void ctl_serve_one(int lfd, ctl_handler_fn handler, void *ctx)
+void ctl_serve_one(int lfd, ctl_handler_fn handler,
+		   bool (*may_send_fd)(const struct ctl_peer *peer, void *ctx),
+		   void *ctx)
 {
 	char buf[REVOKE_REQ_MAX + 1];
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	struct ctl_peer peer = {};
+	struct ctl_peer peer = { .sent_fd = -1 };
 	struct rbuf resp = {};
 	bool keep = false;
 	ssize_t len;
@@ -196,8 +250,12 @@ void ctl_serve_one(int lfd, ctl_handler_fn handler, void *ctx)
 	peer.gid = cred.gid;
 	read_groups(fd, &peer);
 
-	len = read_request(fd, buf, REVOKE_REQ_MAX);
-	if (len == -E2BIG)
+	len = read_request(fd, buf, REVOKE_REQ_MAX, &peer,
+			   may_send_fd(&peer, ctx));
+	if (len == -EMSGSIZE)
+		rbuf_printf(&resp, "err EINVAL a request carries one descriptor "
+			    "at most\n");
+	else if (len == -E2BIG)
 		rbuf_printf(&resp, "err EINVAL request too long (limit %d bytes)\n",
 			    REVOKE_REQ_MAX);
 	else if (len == -EAGAIN)
@@ -216,6 +274,8 @@ reply:
 		ctl_send_all(fd, resp.data, resp.len);
 out:
 	rbuf_free(&resp);
+	if (peer.sent_fd >= 0)
+		close(peer.sent_fd);
 	if (!keep)
 		close(fd);
 }

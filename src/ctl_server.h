@@ -14,6 +14,8 @@
 /**
  * struct ctl_peer - who sent a request, as the kernel says
  * @fd: the connection
+ * @sent_fd: the descriptor that came with the request, or -1; closed by
+ *	ctl_serve_one() after the handler
  * @pid: from SO_PEERCRED, at connect time
  * @uid: from SO_PEERCRED
  * @gid: from SO_PEERCRED
@@ -22,6 +24,7 @@
  */
 struct ctl_peer {
 	int fd;
+	int sent_fd;
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
@@ -40,6 +43,8 @@ typedef bool (*ctl_handler_fn)(const struct ctl_peer *peer, const char *req,
 			       size_t len, struct rbuf *resp, void *ctx);
 
 int ctl_listen(const char *path, char *err, size_t errlen);
-void ctl_serve_one(int lfd, ctl_handler_fn handler, void *ctx);
+void ctl_serve_one(int lfd, ctl_handler_fn handler,
+		   bool (*may_send_fd)(const struct ctl_peer *peer, void *ctx),
+		   void *ctx);
 
 #endif /* REVOKE_CTL_SERVER_H */

@@ -30,6 +30,7 @@
 #include "kernel_revoke.h"
 #include "key.h"
 #include "lsm_check.h"
+#include "named.h"
 #include "pipeline.h"
 #include "policy.h"
 #include "revoked_map.h"
@@ -78,12 +79,6 @@ static const char *const change_words[] = {
 	[REVOKE_DELETED] = "deleted",
 	[REVOKE_ABSENT] = "absent",
 };
-
-static void resp_key(struct rbuf *resp, const struct revoke_key *key)
-{
-	rbuf_printf(resp, "dev=%u:%u ino=%llu\n", revoke_kdev_major(key->dev),
-		    revoke_kdev_minor(key->dev), (unsigned long long)key->ino);
-}
 
 static void list_sites(struct rbuf *out, const struct inode_site *sites,
 		       size_t nr)
@@ -217,8 +212,6 @@ static struct pipeline_opts pipeline_opts_of(const struct revoke_req *req)
 static void resp_pipeline(struct rbuf *resp, int err,
 			  struct pipeline_result *res)
 {
-	size_t i;
-
 	if (err) {
 		res->rep.failed = 1;
 		resp_report(resp, &res->rep);
@@ -232,6 +225,12 @@ static void resp_pipeline(struct rbuf *resp, int err,
 	rbuf_printf(resp, " discover_us=%llu total_us=%llu\n",
 		    (unsigned long long)res->discover_us,
 		    (unsigned long long)res->total_us);
+}
+
+static void resp_failures(struct rbuf *resp, const struct pipeline_result *res)
+{
+	size_t i;
+
 	for (i = 0; i < res->nfail; i++)
 		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
 			    (int)res->fail[i].pid, (int)res->fail[i].tid,
@@ -248,27 +247,60 @@ static void log_pipeline(const char *what, const struct pipeline_result *res)
 		(unsigned long long)res->total_us);
 }
 
+/* Add @res's counts and timings to @sum's; @sum keeps @res's failures. */
+static void sum_results(struct pipeline_result *sum,
+			const struct pipeline_result *res)
+{
+	struct revoke_report *s = &sum->rep;
+	const struct revoke_report *r = &res->rep;
+
+	s->holders += r->holders;
+	s->fds += r->fds;
+	s->mappings += r->mappings;
+	s->waiters += r->waiters;
+	s->woken += r->woken;
+	s->unmapped += r->unmapped;
+	s->released += r->released;
+	s->failed += r->failed;
+	sum->discover_us += res->discover_us;
+	sum->total_us += res->total_us;
+}
+
 /*
  * The map update has made every new operation fail; now end the existing
- * ones (pipeline.c) and report what was found and done.
+ * ones (pipeline.c) for each of @keys, the files one request revoked, and
+ * report what was found and done, as one count.
  */
-static void run_pipeline(struct daemon *d, const struct revoke_key *key,
-			 const struct revoke_req *req, struct rbuf *resp)
+static void run_pipeline(struct daemon *d, const struct revoke_key *keys,
+			 size_t nkeys, const struct revoke_req *req,
+			 struct rbuf *resp)
 {
 	struct pipeline_opts opts = pipeline_opts_of(req);
-	struct pipeline_result res;
+	struct pipeline_result res[NAMED_MAX_KEYS], sum = {};
 	char what[64];
-	int err;
+	size_t i, j;
+	int err = 0;
 
-	err = pipeline_run(&d->pipeline, key, &opts, &res);
-	resp_pipeline(resp, err, &res);
-	if (err)
-		return;
-	snprintf(what, sizeof(what), "dev=%u:%u ino=%llu",
-		 revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
-		 (unsigned long long)key->ino);
-	log_pipeline(what, &res);
-	pipeline_result_free(&res);
+	for (i = 0; i < nkeys && !err; i++) {
+		err = pipeline_run(&d->pipeline, &keys[i], &opts, &res[i]);
+		if (err)
+			break;
+		sum_results(&sum, &res[i]);
+		snprintf(what, sizeof(what), "dev=%u:%u ino=%llu",
+			 revoke_kdev_major(keys[i].dev),
+			 revoke_kdev_minor(keys[i].dev),
+			 (unsigned long long)keys[i].ino);
+		log_pipeline(what, &res[i]);
+	}
+	if (err) {
+		resp_pipeline(resp, err, &res[i]);
+	} else {
+		resp_pipeline(resp, 0, &sum);
+		for (j = 0; j < nkeys; j++)
+			resp_failures(resp, &res[j]);
+	}
+	for (j = 0; j < i; j++)
+		pipeline_result_free(&res[j]);
 }
 
 static struct revoke_rdev_key rdev_key_of(const struct revoke_req *req)
@@ -521,22 +553,92 @@ static int do_del_rdev(struct daemon *d, const struct ctl_peer *peer,
 	return 0;
 }
 
+/*
+ * The keys a request names: those of the file it sent (path=), or the
+ * inode it numbers, on the filesystem it names or the one filesystem
+ * where that inode is in use (add) or revoked (del).  Return 0, 1 if
+ * del named an inode revoked nowhere (answered here), or -1 (answered).
+ */
+static int request_keys(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct named_file *nf,
+			struct rbuf *resp)
+{
+	char why[256];
+	int err;
+
+	memset(nf, 0, sizeof(*nf));
+	if (req->has_path) {
+		if (peer->sent_fd < 0) {
+			resp_err(resp, EINVAL, "bad request: path comes with a "
+				 "descriptor of the file, and none came");
+			return -1;
+		}
+		if (!d->pipeline.ready) {
+			resp_err(resp, ENOSYS, "cannot read what '%s' is from "
+				 "the kernel: %s", req->path, d->pipeline.why);
+			return -1;
+		}
+		err = named_file(&d->pipeline.holders, d->rb.layout_fd,
+				 peer->sent_fd, nf, why, sizeof(why));
+		if (err)
+			resp_err(resp, -err, "'%s': %s", req->path, why);
+		return err ? -1 : 0;
+	}
+	nf->keys[0].ino = req->ino;
+	nf->nkeys = 1;
+	if (req->has_dev) {
+		revoke_kdev(req->major, req->minor, &nf->keys[0].dev);
+		return 0;
+	}
+	if (req->verb == REVOKE_VERB_ADD)
+		return resolve_dev(d, req->ino, &nf->keys[0].dev, resp) ? -1 : 0;
+	err = resolve_revoked_dev(d, req->ino, &nf->keys[0].dev, resp);
+	if (err == -ENOENT) {
+		rbuf_printf(resp, "ok %s\n", change_words[REVOKE_ABSENT]);
+		rbuf_printf(resp, "ino=%llu\n", (unsigned long long)req->ino);
+		return 1;
+	}
+	return err ? -1 : 0;
+}
+
+/* The key line: the first key, then any other one the request revoked. */
+static void resp_keys(struct rbuf *resp, const struct named_file *nf)
+{
+	size_t i;
+
+	rbuf_printf(resp, "dev=%u:%u ino=%llu", revoke_kdev_major(nf->keys[0].dev),
+		    revoke_kdev_minor(nf->keys[0].dev),
+		    (unsigned long long)nf->keys[0].ino);
+	for (i = 1; i < nf->nkeys; i++)
+		rbuf_printf(resp, " also=%u:%u/%llu",
+			    revoke_kdev_major(nf->keys[i].dev),
+			    revoke_kdev_minor(nf->keys[i].dev),
+			    (unsigned long long)nf->keys[i].ino);
+	rbuf_printf(resp, "\n");
+}
+
 static int do_add(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp)
 {
-	struct revoke_key key = { .ino = req->ino };
-	enum revoke_change change;
-	int err;
+	enum revoke_change change = REVOKE_ALREADY, one;
+	struct named_file nf;
+	size_t i;
+	int err = 0;
 
 	if (req->has_rdev)
 		return do_add_rdev(d, peer, req, resp);
-
-	if (req->has_dev)
-		revoke_kdev(req->major, req->minor, &key.dev);
-	else if (resolve_dev(d, req->ino, &key.dev, resp))
+	if (request_keys(d, peer, req, &nf, resp))
 		return -1;
-
-	err = revoked_map_add(&d->rb, &key, &change);
+	for (i = 0; i < nf.nkeys && !err; i++) {
+		err = revoked_map_add(&d->rb, &nf.keys[i], &one);
+		if (err)
+			break;
+		if (one == REVOKE_ADDED)
+			change = REVOKE_ADDED;
+		if (req->has_path)
+			revoked_map_name_set(&d->rb, &nf.keys[i], req->path);
+		log_change(peer, "add", &nf.keys[i], one);
+	}
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC,
 			 "the revoked set is full (%u entries); del an entry, or "
@@ -549,45 +651,38 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 			 strerror(-err));
 		return -1;
 	}
-	log_change(peer, "add", &key, change);
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
-	resp_key(resp, &key);
-	run_pipeline(d, &key, req, resp);
+	resp_keys(resp, &nf);
+	run_pipeline(d, nf.keys, nf.nkeys, req, resp);
 	return 0;
 }
 
 static int do_del(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp)
 {
-	struct revoke_key key = { .ino = req->ino };
-	enum revoke_change change;
+	enum revoke_change change = REVOKE_ABSENT, one;
+	struct named_file nf;
+	size_t i;
 	int err;
 
 	if (req->has_rdev)
 		return do_del_rdev(d, peer, req, resp);
-
-	if (req->has_dev) {
-		revoke_kdev(req->major, req->minor, &key.dev);
-	} else {
-		err = resolve_revoked_dev(d, req->ino, &key.dev, resp);
-		if (err == -ENOENT) {
-			rbuf_printf(resp, "ok %s\n", change_words[REVOKE_ABSENT]);
-			rbuf_printf(resp, "ino=%llu\n", (unsigned long long)req->ino);
-			return 0;
-		}
-		if (err)
+	err = request_keys(d, peer, req, &nf, resp);
+	if (err)
+		return err > 0 ? 0 : -1;
+	for (i = 0; i < nf.nkeys; i++) {
+		err = revoked_map_del(&d->rb, &nf.keys[i], &one);
+		if (err) {
+			resp_err(resp, -err, "cannot update the revoked set: %s",
+				 strerror(-err));
 			return -1;
+		}
+		if (one == REVOKE_DELETED)
+			change = REVOKE_DELETED;
+		log_change(peer, "del", &nf.keys[i], one);
 	}
-
-	err = revoked_map_del(&d->rb, &key, &change);
-	if (err) {
-		resp_err(resp, -err, "cannot update the revoked set: %s",
-			 strerror(-err));
-		return -1;
-	}
-	log_change(peer, "del", &key, change);
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
-	resp_key(resp, &key);
+	resp_keys(resp, &nf);
 	return 0;
 }
 
@@ -600,6 +695,8 @@ static int list_one(const struct revoke_key *key, const struct revoke_val *val,
 		    void *ctx)
 {
 	struct list_ctx *lc = ctx;
+	char enc[3 * REVOKE_NAME_MAX];
+	struct revoke_name name;
 	struct revoke_report rep;
 	bool have = !revoked_map_report_get(&lc->d->rb, key, &rep);
 
@@ -613,6 +710,9 @@ static int list_one(const struct revoke_key *key, const struct revoke_val *val,
 		rbuf_printf(lc->body, " ");
 		resp_report(lc->body, &rep);
 	}
+	if (!revoked_map_name_get(&lc->d->rb, key, &name) &&
+	    revoke_pct_encode(name.path, enc, sizeof(enc)) > 0)
+		rbuf_printf(lc->body, " path=%s", enc);
 	rbuf_printf(lc->body, "\n");
 	return 0;
 }
@@ -757,6 +857,12 @@ static bool may_act(const struct daemon *d, const struct ctl_peer *peer)
 {
 	return peer->uid == 0 ||
 	       (d->group_name && ctl_peer_in_group(peer, d->group));
+}
+
+/* Only a peer who may change the set sends the daemon a descriptor. */
+static bool may_send_fd(const struct ctl_peer *peer, void *ctx)
+{
+	return may_act(ctx, peer);
 }
 
 /* Return true if the handler kept the connection (events). */
@@ -1001,7 +1107,7 @@ static int serve(struct daemon *d, int lfd, int sfd)
 			read_uevents(d);
 		revoke_events_reap(&d->events, pfd + PFD_SUBS, nsubs);
 		if (pfd[PFD_LISTEN].revents & POLLIN)
-			ctl_serve_one(lfd, handle_request, d);
+			ctl_serve_one(lfd, handle_request, may_send_fd, d);
 	}
 	return 0;
 }

@@ -25,17 +25,30 @@
 /**
  * holders_open() - load the holder iterators
  * @h: result
+ * @layout_fd: the enforcement programs' "revoke_layout" map, to name
+ *	files as they do; -1 for one of the iterators' own
  * @err: on failure, a one-line reason
  * @errlen: size of @err
  *
  * Return: 0 or a negative errno.
  */
-int holders_open(struct holders *h, char *err, size_t errlen)
+int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen)
 {
 	int ret;
 
 	memset(h, 0, sizeof(*h));
-	h->skel = holders_bpf_skel__open_and_load();
+	h->skel = holders_bpf_skel__open();
+	if (h->skel && layout_fd >= 0 &&
+	    bpf_map__reuse_fd(h->skel->maps.revoke_layout, layout_fd)) {
+		holders_bpf_skel__destroy(h->skel);
+		h->skel = NULL;
+	}
+	if (h->skel)
+		h->skel->bss->holder_self = (__u32)getpid();
+	if (h->skel && holders_bpf_skel__load(h->skel)) {
+		holders_bpf_skel__destroy(h->skel);
+		h->skel = NULL;
+	}
 	if (!h->skel) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot load the holder iterators "
@@ -474,4 +487,45 @@ void holder_set_free(struct holder_set *set)
 	free(set->procs);
 	free(set->inodes);
 	memset(set, 0, sizeof(*set));
+}
+
+/**
+ * holders_ident() - what one of this process's descriptors refers to, as
+ *	the hooks see it
+ * @h: the loaded iterators
+ * @fd: the descriptor
+ * @id: the result: its key, filesystem, mode and, for overlayfs, the keys
+ *	of its upper and lower inodes
+ *
+ * Runs the revoke_ident iterator over this process's descriptors only.
+ *
+ * Return: 0, -EBADF if @fd is not open, or another negative errno.
+ */
+int holders_ident(struct holders *h, int fd, struct revoke_ident *id)
+{
+	struct bpf_link *link;
+	ssize_t n;
+	int it, ret = 0;
+
+	h->skel->data->ident_fd = fd;
+	link = attach_one(h->skel->progs.revoke_ident, getpid());
+	if (!link)
+		return -errno;
+	it = bpf_iter_create(bpf_link__fd(link));
+	if (it < 0) {
+		ret = -errno;
+		goto out;
+	}
+	do
+		n = read(it, id, sizeof(*id));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		ret = -errno;
+	else if (n != (ssize_t)sizeof(*id))
+		ret = -EBADF;
+	close(it);
+out:
+	bpf_link__destroy(link);
+	h->skel->data->ident_fd = -1;
+	return ret;
 }

@@ -87,7 +87,8 @@ struct holder_threads {
 	size_t cap;
 };
 
-int holders_open(struct holders *h, char *err, size_t errlen);
+int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen);
+int holders_ident(struct holders *h, int fd, struct revoke_ident *id);
 void holders_close(struct holders *h);
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);

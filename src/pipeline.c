@@ -103,7 +103,8 @@ void pipeline_init(struct pipeline *pl, struct revoke_bpf *rb)
 {
 	memset(pl, 0, sizeof(*pl));
 	pl->rb = rb;
-	pl->ready = !holders_open(&pl->holders, pl->why, sizeof(pl->why));
+	pl->ready = !holders_open(&pl->holders, rb->layout_fd, pl->why,
+				   sizeof(pl->why));
 }
 
 void pipeline_fini(struct pipeline *pl)

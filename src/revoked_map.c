@@ -18,6 +18,7 @@
  * not even for a moment.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -254,6 +255,7 @@ int revoked_map_del(struct revoke_bpf *rb, const struct revoke_key *key,
 	}
 	*change = REVOKE_DELETED;
 	bpf_map_delete_elem(rb->reports_fd, key);
+	bpf_map_delete_elem(rb->names_fd, key);
 	filter_rebuild_word(rb, key);
 	err = read_count(rb, &count);
 	if (!err && count > 0)
@@ -303,5 +305,45 @@ int revoked_map_report_get(struct revoke_bpf *rb, const struct revoke_key *key,
 {
 	if (bpf_map_lookup_elem(rb->reports_fd, key, report))
 		return -errno;
+	return 0;
+}
+
+/**
+ * revoked_map_name_set() - remember what an entry was added as, for list
+ * @rb: the daemon's handles
+ * @key: the revoked inode
+ * @path: the client's name for it; longer ones keep their last bytes
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoked_map_name_set(struct revoke_bpf *rb, const struct revoke_key *key,
+			 const char *path)
+{
+	struct revoke_name name = {};
+	size_t len = strlen(path), max = sizeof(name.path) - 1;
+
+	if (len > max)
+		snprintf(name.path, sizeof(name.path), "...%s", path + len - max + 3);
+	else
+		memcpy(name.path, path, len);
+	if (bpf_map_update_elem(rb->names_fd, key, &name, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/**
+ * revoked_map_name_get() - what an entry was added as
+ * @rb: the daemon's handles
+ * @key: the revoked inode
+ * @name: the name, NUL-terminated
+ *
+ * Return: 0, -ENOENT if it was added by number, or a negative errno.
+ */
+int revoked_map_name_get(struct revoke_bpf *rb, const struct revoke_key *key,
+			 struct revoke_name *name)
+{
+	if (bpf_map_lookup_elem(rb->names_fd, key, name))
+		return -errno;
+	name->path[sizeof(name->path) - 1] = '\0';
 	return 0;
 }

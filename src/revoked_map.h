@@ -35,4 +35,9 @@ int revoked_map_report_get(struct revoke_bpf *rb, const struct revoke_key *key,
 			   struct revoke_report *report);
 int revoked_map_for_each(struct revoke_bpf *rb, revoked_map_fn fn, void *ctx);
 
+int revoked_map_name_set(struct revoke_bpf *rb, const struct revoke_key *key,
+			 const char *path);
+int revoked_map_name_get(struct revoke_bpf *rb, const struct revoke_key *key,
+			 struct revoke_name *name);
+
 #endif /* REVOKE_REVOKED_MAP_H */

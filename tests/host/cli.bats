@@ -78,7 +78,7 @@ setup() {
 @test "a missing path is an error naming it" {
 	run "$CLI" --socket "$NOSOCK" add /no/such/file
 	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: cannot stat '/no/such/file': No such file or directory" ]
+	[ "$output" = "revoke-bpf: add: cannot open '/no/such/file': No such file or directory" ]
 }
 
 @test "a socket path is refused" {

@@ -15,7 +15,7 @@
 
 /*
  * Make revoke_table (mapped), revoke_state, revoke_reports, the mapped revoke_filter,
- * the revoked device maps and the armed word in @rb, with room for @entries revocations.  Return 0 or
+ * the revoked device maps, the armed word, revoke_layout and revoke_names in @rb, with room for @entries revocations.  Return 0 or
  * -1.
  */
 static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
@@ -50,9 +50,15 @@ static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
 					   REVOKE_RDEV_FILES, NULL);
 	rb->armed_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke.bss", 4,
 				      sizeof(uint32_t), 1, NULL);
+	rb->layout_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_layout", 4,
+				       sizeof(struct revoke_fs_layout), 1, NULL);
+	rb->names_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_names",
+				      sizeof(struct revoke_key),
+				      sizeof(struct revoke_name), entries, NULL);
 	if (rb->table_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
 	    rb->filter_fd < 0 || rb->rdev_fd < 0 || rb->rdev_state_fd < 0 ||
-	    rb->rdev_files_fd < 0 || rb->armed_fd < 0)
+	    rb->rdev_files_fd < 0 || rb->armed_fd < 0 || rb->layout_fd < 0 ||
+	    rb->names_fd < 0)
 		return -1;
 	rb->filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
 			  PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);

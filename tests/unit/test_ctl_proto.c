@@ -61,6 +61,24 @@ static void test_rdev_roundtrip(void)
 	      out.rdev_type == REVOKE_RDEV_BLOCK && out.rdev_minor == 5);
 }
 
+static void test_path_roundtrip(void)
+{
+	struct revoke_req in = { .verb = REVOKE_VERB_DEL, .has_path = true,
+				 .path = "/m/a file\twith%" };
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[160];
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format percent-encodes a path",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 del path=/m/a%20file%09with%25\n"));
+	CHECK("format then parse gives the path back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.verb == REVOKE_VERB_DEL && out.has_path && !out.has_ino &&
+	      !strcmp(out.path, in.path));
+}
+
 static void test_accepts(void)
 {
 	struct revoke_req r;
@@ -99,7 +117,7 @@ static void test_rejects(void)
 		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
 		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent or reload)" },
 		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent or reload)" },
-		{ "revoke-bpf/1 add\n", "missing field ino or rdev" },
+		{ "revoke-bpf/1 add\n", "missing field path, ino or rdev" },
 		{ "revoke-bpf/1 add rdev=7:0\n", "a device needs both rdev and type" },
 		{ "revoke-bpf/1 add rdev=7:0 type=fifo\n", "type is not char or block" },
 		{ "revoke-bpf/1 add rdev=7 type=char\n", "rdev is not MAJ:MIN (major < 4096, minor < 1048576)" },
@@ -129,6 +147,13 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add =1\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 add \xff\xfe\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 list ino=3\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 add path=\n", "path is not a percent-encoded name of 1 to 255 bytes" },
+		{ "revoke-bpf/1 add path=a%00b\n", "path is not a percent-encoded name of 1 to 255 bytes" },
+		{ "revoke-bpf/1 add path=a b\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add path=a%20b path=c\n", "field path given twice" },
+		{ "revoke-bpf/1 add path=/f ino=3\n", "path names the file sent with the request; it does not go with ino, dev or rdev" },
+		{ "revoke-bpf/1 del path=/f rdev=7:0 type=char\n", "path names the file sent with the request; it does not go with ino, dev or rdev" },
+		{ "revoke-bpf/1 list path=/f\n", "this verb takes no fields" },
 		{ "revoke-bpf/1 unload dev=1:1\n", "this verb takes no fields" },
 	};
 	struct revoke_req r;
@@ -212,6 +237,7 @@ static void test_props(void)
 int main(void)
 {
 	test_roundtrip();
+	test_path_roundtrip();
 	test_rdev_roundtrip();
 	test_accepts();
 	test_rejects();

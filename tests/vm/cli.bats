@@ -33,8 +33,8 @@ state_unchanged() {
 	expect_lines rdev_files revoke_b_bss revoke_events revoke_file_fcntl revoke_file_free \
 		revoke_file_ioctl revoke_file_lock revoke_file_mprotect \
 		revoke_file_open revoke_file_permission revoke_file_receive \
-		revoke_filter revoke_inode_free revoke_mmap_file \
-		revoke_path_truncate revoke_rdev_state revoke_reports \
+		revoke_filter revoke_inode_free revoke_layout revoke_mmap_file \
+		revoke_names revoke_path_truncate revoke_rdev_state revoke_reports \
 		revoke_state revoke_table revoked_rdev
 }
 
@@ -121,14 +121,14 @@ state_unchanged() {
 @test "add of a missing path fails and changes nothing" {
 	run revoke-bpf add /tmp/no-such-file
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: add: cannot stat '/tmp/no-such-file': No such file or directory"
+	expect_lines "revoke-bpf: add: cannot open '/tmp/no-such-file': No such file or directory"
 	state_unchanged
 }
 
 @test "add of a non-number, a negative and an out-of-range inode fail and change nothing" {
 	run revoke-bpf add 12x
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: add: cannot stat '12x': No such file or directory"
+	expect_lines "revoke-bpf: add: cannot open '12x': No such file or directory"
 	run revoke-bpf add -5
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: add: invalid inode '-5': not a positive integer"
@@ -158,19 +158,19 @@ refused() {
 	BEFORE=$(revoke-bpf list --json)
 	big=$(head -c 5000 /dev/zero | tr '\0' a)
 	# operands: non-numbers, negatives, 2^64, empty, huge, not UTF-8
-	refused "cannot stat '': No such file" add ""
-	refused "cannot stat 'abc'" add abc
+	refused "cannot open '': No such file" add ""
+	refused "cannot open 'abc'" add abc
 	refused "invalid inode '-5': not a positive integer" add -5
 	refused "invalid inode '0'" del 0
 	refused "invalid inode '18446744073709551616': out of range" add 18446744073709551616
 	refused "invalid inode '99999999999999999999999': out of range" del 99999999999999999999999
-	refused "cannot stat 'aaaa" add "$big"
-	refused "cannot stat '/tmp/\\xff\\xfe\\x1b[1m': No such file" add $'/tmp/\xff\xfe\x1b[1m'
+	refused "cannot open 'aaaa" add "$big"
+	refused "cannot open '/tmp/\\xff\\xfe\\x1b[1m': No such file" add $'/tmp/\xff\xfe\x1b[1m'
 	# paths that do not exist, are sockets, directories; devices that do not
-	refused "cannot stat '/nonexistent'" del /nonexistent
+	refused "cannot open '/nonexistent'" del /nonexistent
 	refused "'$sock' is a socket" add "$sock"
 	refused "'/tmp' is a directory" add /tmp
-	refused "cannot stat '/dev/no-such-device'" add /dev/no-such-device
+	refused "cannot open '/dev/no-such-device'" add /dev/no-such-device
 	# options and their values
 	refused "invalid --dev '': expected MAJ:MIN" add 12 --dev ""
 	refused "invalid --dev '-1:0'" add 12 --dev -1:0
