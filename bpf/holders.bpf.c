@@ -95,6 +95,13 @@ static __always_inline int target_file(struct file *file,
 	if (!real)
 		return -1;
 	inode_key_read(BPF_CORE_READ(real, f_inode), &key);
+	if (!target_key(&key, rec))
+		return 1;
+	/* an overlay stacked on an overlay */
+	real = ovl_real_file_read(real);
+	if (!real)
+		return -1;
+	inode_key_read(BPF_CORE_READ(real, f_inode), &key);
 	return target_key(&key, rec) ? -1 : 1;
 }
 
@@ -238,6 +245,8 @@ static __always_inline void ident_layer(struct inode *inode,
 		return;
 	inode_key_read(inode, key);
 	*flags |= flag;
+	if (BPF_CORE_READ(inode, i_sb, s_magic) == REVOKE_OVERLAYFS_MAGIC)
+		*flags |= REVOKE_IDENT_STACKED;
 }
 
 SEC("iter/task_file")

@@ -134,6 +134,29 @@ static __always_inline struct file *ovl_real_file(struct file *file,
 	return read_ptr(priv, l->ovl_realfile);
 }
 
+/*
+ * ovl_real_file() for @file, a pointer read from memory: an overlayfs file
+ * may be stacked on another (FILESYSTEM_MAX_STACK_DEPTH is 2).
+ */
+static __always_inline struct file *ovl_real_file_read(struct file *file)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+	struct revoke_fs_layout *l;
+	void *priv;
+
+	if (!inode ||
+	    BPF_CORE_READ(inode, i_sb, s_magic) != REVOKE_OVERLAYFS_MAGIC ||
+	    (BPF_CORE_READ(inode, i_mode) & REVOKE_S_IFMT) != REVOKE_S_IFREG)
+		return NULL;
+	l = fs_layout(REVOKE_LAYOUT_OVL);
+	if (!l)
+		return NULL;
+	priv = BPF_CORE_READ(file, private_data);
+	if (l->ovl_realfile == REVOKE_LAYOUT_SELF)
+		return priv;
+	return read_ptr(priv, l->ovl_realfile);
+}
+
 /* The inode of @dentry, a pointer read from memory, or NULL. */
 static __always_inline struct inode *dentry_inode(struct dentry *dentry)
 {

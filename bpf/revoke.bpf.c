@@ -385,8 +385,9 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 
 /*
  * The same for @file, which may be NULL (an anonymous mapping), and for
- * the file it reaches through: an overlayfs file is denied if its real
- * file (a regular file, never a device) is revoked, whatever its own key
+ * the files it reaches through: an overlayfs file is denied if its real
+ * file (a regular file, never a device), or that file's own real file
+ * when overlays are stacked, is revoked, whatever its own key
  * (its own inode number may be another layer's, and aio, io_uring and
  * mmap on it reach the real file without a hook of their own).
  */
@@ -409,6 +410,14 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 	if (ret || !(armed & REVOKE_ARMED_INODES))
 		return ret;
 	real = ovl_real_file(file, inode);
+	if (!real)
+		return 0;
+	ret = check_inode_read(BPF_CORE_READ(real, f_inode), armed, hook, op,
+			       arg);
+	if (ret)
+		return ret;
+	/* an overlay stacked on an overlay: its real file's real file */
+	real = ovl_real_file_read(real);
 	if (!real)
 		return 0;
 	return check_inode_read(BPF_CORE_READ(real, f_inode), armed, hook, op,

@@ -456,6 +456,7 @@ struct revoke_fs_layout {
 /* struct revoke_ident.flags */
 #define REVOKE_IDENT_UPPER	0x1	/* @upper is an overlayfs upper file */
 #define REVOKE_IDENT_LOWER	0x2	/* @lower is an overlayfs lower file */
+#define REVOKE_IDENT_STACKED	0x4	/* a layer is itself on overlayfs */
 #define REVOKE_FSTYPE_LEN 16
 
 /**

@@ -36,6 +36,11 @@ static void add_key(struct named_file *nf, const struct revoke_key *key)
  */
 static int overlay_keys(struct named_file *nf, char *why, size_t whylen)
 {
+	if (nf->id.flags & REVOKE_IDENT_STACKED) {
+		snprintf(why, whylen, "it is on an overlayfs stacked on another "
+			 "overlayfs; revoke it by its path in the overlay below");
+		return -EOPNOTSUPP;
+	}
 	if (nf->id.flags & REVOKE_IDENT_UPPER)
 		add_key(nf, &nf->id.upper);
 	if (nf->id.flags & REVOKE_IDENT_LOWER)

@@ -48,7 +48,7 @@ setup_file() {
 teardown_file() {
 	unload_all
 	umount /mnt/fuse 2>/dev/null || true
-	for m in /mnt/ovl* /mnt/ext4 /mnt/xfs /mnt/btrfs; do
+	for m in $(ls -d /mnt/ovl* 2>/dev/null | sort -r) /mnt/ext4 /mnt/xfs /mnt/btrfs; do
 		umount "$m" 2>/dev/null || true
 	done
 	losetup -D 2>/dev/null || true
@@ -58,7 +58,8 @@ teardown_file() {
 # Every test revokes files of its own: the entries may stay.
 teardown() {
 	local m
-	for m in /mnt/ovl*; do
+	# stacked overlays first: the one on top sorts after the one below
+	for m in $(ls -d /mnt/ovl* 2>/dev/null | sort -r); do
 		umount "$m" 2>/dev/null || true
 	done
 }
@@ -276,6 +277,26 @@ overlay() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"Input/output error"* ]]
 	[ "$(stat -c %s /tmp/ovl6.u/f)" -gt 0 ]
+}
+
+@test "overlayfs on overlayfs: revoking the file beneath both cuts off the top overlay's descriptors and mappings" {
+	mkdir -p /tmp/l7 && echo lower > /tmp/l7/f
+	overlay ovl7a /tmp/l7 /tmp
+	overlay ovl7b /mnt/ovl7a /tmp
+	run "$PROBE" --rdonly --map --before "revoke-bpf add /tmp/l7/f >/dev/null" \
+		/mnt/ovl7b/f read mmap map_read open
+	expect_lines "read: EIO" "mmap: EIO" "map_read: SIGBUS" "open: EIO"
+}
+
+@test "overlayfs on overlayfs: add by the top overlay's path is refused and names what to do" {
+	mkdir -p /tmp/l8 && echo lower > /tmp/l8/f
+	overlay ovl8a /tmp/l8 /tmp
+	overlay ovl8b /mnt/ovl8a /tmp
+	run revoke-bpf add /mnt/ovl8b/f
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: add: '/mnt/ovl8b/f': it is on an overlayfs stacked on another overlayfs; revoke it by its path in the overlay below" ]
+	run cat /mnt/ovl8b/f
+	[ "$output" = lower ]
 }
 
 # overlay_cross XINO: lower on ext4, upper on tmpfs
