@@ -29,12 +29,14 @@
 #include "inode_find.h"
 #include "kernel_revoke.h"
 #include "key.h"
+#include "loopdev.h"
 #include "lsm_check.h"
 #include "pipeline.h"
 #include "policy.h"
 #include "revoked_map.h"
 #include "revoked_rdev.h"
 #include "tracee.h"
+#include "tty.h"
 #include "uevent_netlink.h"
 
 #ifndef REVOKE_VERSION
@@ -318,6 +320,7 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	unsigned int hungup = 0;
 	enum revoke_change change;
 	struct holder_set set;
+	struct tty_hangup th = {};
 	int *pidfds = NULL;
 	size_t npidfds = 0;
 	char what[64];
@@ -332,9 +335,14 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		}
 		holder_set_free(&set);
 	}
+	if (act.pipeline)
+		tty_prepare_rdev(&th, d->pipeline.ready ? &d->pipeline.holders :
+				 NULL, &key);
 	err = revoked_rdev_add(&d->rb, &key, cause, req->removed, &change);
-	if (err)
+	if (err) {
 		kernel_hangup_cancel(pidfds, npidfds);
+		tty_hangup_cancel(&th);
+	}
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC, "the revoked device set is full (%u "
 			 "entries); del a device first", REVOKE_RDEV_ENTRIES);
@@ -355,6 +363,8 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		return 0;	/* no pidfds were taken either */
 	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
 	resp_pipeline(resp, err, &res);
+	tty_hangup_finish(&th);
+	tty_hangup_report(resp, &th);
 	if (pidfds)
 		fprintf(stderr, "revoke-bpfd: rdev=%u:%u: SIGHUP sent to %u "
 			"holders\n", revoke_kdev_major(key.rdev),
@@ -525,7 +535,9 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp)
 {
 	struct revoke_key key = { .ino = req->ino };
+	struct loopdev_set loops;
 	enum revoke_change change;
+	struct tty_hangup th;
 	int err;
 
 	if (req->has_rdev)
@@ -536,7 +548,12 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 	else if (resolve_dev(d, req->ino, &key.dev, resp))
 		return -1;
 
+	/* a pty slave: a file of it to hang it up with after the deny */
+	tty_prepare_inode(&th, d->pipeline.ready ? &d->pipeline.holders : NULL,
+			  &key);
 	err = revoked_map_add(&d->rb, &key, &change);
+	if (err)
+		tty_hangup_cancel(&th);
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC,
 			 "the revoked set is full (%u entries); del an entry, or "
@@ -553,6 +570,10 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
 	resp_key(resp, &key);
 	run_pipeline(d, &key, req, resp);
+	loopdev_revoke_file(&loops, &d->rb, &d->pipeline, &key);
+	loopdev_report(resp, &loops);
+	tty_hangup_finish(&th);
+	tty_hangup_report(resp, &th);
 	return 0;
 }
 
@@ -1033,6 +1054,11 @@ static int start(struct daemon *d, const struct options *o)
 			strerror(-ret));
 		goto fail;
 	}
+	ret = tty_reach_init(&d->rb);
+	if (ret)
+		fprintf(stderr, "revoke-bpfd: cannot write revoke_reach: %s; a "
+			"revoked tty will not be hung up after the deny\n",
+			strerror(-ret));
 	pipeline_init(&d->pipeline, &d->rb);
 	if (!d->pipeline.ready)
 		fprintf(stderr, "revoke-bpfd: %s; revocation will deny new "
