@@ -51,7 +51,7 @@ teardown() {
 @test "LOOP_SET_FD and LOOP_CONFIGURE with a descriptor of the revoked file opened before fail with EIO" {
 	run "$LOOPIO" $N "$F" --before "revoke-bpf add $F >/dev/null" \
 		setfd:$M configure:$M
-	expect_lines "setfd: EIO" "configure: EIO"
+	expect_lines "setfd:$M: EIO" "configure:$M: EIO"
 	[ ! -e /sys/block/loop$M/loop ]
 }
 
