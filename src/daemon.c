@@ -335,9 +335,12 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		}
 		holder_set_free(&set);
 	}
-	if (act.pipeline)
+	if (act.pipeline) {
 		tty_prepare_rdev(&th, d->pipeline.ready ? &d->pipeline.holders :
 				 NULL, &key);
+		/* a tty held by its name was hung up just now */
+		th.hungup = th.is_tty && hungup;
+	}
 	err = revoked_rdev_add(&d->rb, &key, cause, req->removed, &change);
 	if (err) {
 		kernel_hangup_cancel(pidfds, npidfds);

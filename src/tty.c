@@ -315,7 +315,8 @@ void tty_prepare_rdev(struct tty_hangup *th, struct holders *h,
 /**
  * tty_hangup_finish() - after the deny and the pipeline, hang the tty up
  *	and close the files taken
- * @th: from tty_prepare_inode() or tty_prepare_rdev()
+ * @th: from tty_prepare_inode() or tty_prepare_rdev(); @th->hungup may
+ *	be set already (hung up before the deny through a holder's file)
  */
 void tty_hangup_finish(struct tty_hangup *th)
 {
@@ -324,7 +325,7 @@ void tty_hangup_finish(struct tty_hangup *th)
 
 	if (!th->is_tty)
 		return;
-	if (!th->nfds)
+	if (!th->nfds && !th->hungup)
 		snprintf(th->why, sizeof(th->why), "no_file_of_it");
 	for (i = 0; i < th->nfds; i++) {
 		if (!ioctl(th->fds[i], TIOCVHANGUP)) {
