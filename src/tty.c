@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,6 +313,18 @@ void tty_prepare_rdev(struct tty_hangup *th, struct holders *h,
 		take_alias_fds(th, h);
 }
 
+/*
+ * Was the tty of @fd hung up already, e.g. by the kernel when its pty
+ * master closed (the pipeline released it)?  A hung-up file refuses every
+ * ioctl with EIO and polls POLLHUP.
+ */
+static bool hung_up(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return errno == EIO && poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
+}
+
 /**
  * tty_hangup_finish() - after the deny and the pipeline, hang the tty up
  *	and close the files taken
@@ -328,7 +341,7 @@ void tty_hangup_finish(struct tty_hangup *th)
 	if (!th->nfds && !th->hungup)
 		snprintf(th->why, sizeof(th->why), "no_file_of_it");
 	for (i = 0; i < th->nfds; i++) {
-		if (!ioctl(th->fds[i], TIOCVHANGUP)) {
+		if (!ioctl(th->fds[i], TIOCVHANGUP) || hung_up(th->fds[i])) {
 			th->hungup = true;
 		} else if (!th->hungup) {
 			name = strerrorname_np(errno);
