@@ -45,7 +45,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke policy uevent_netlink ctl_server ctl_proto key \
+DAEMON_OBJS := daemon bpf_load fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_proto key \
 	       lsm_check inode_find events holders pipeline procfs tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
@@ -72,7 +72,7 @@ $(BUILD) $(BUILD)/tests $(BUILD)/bench $(BUILD)/lib $(BUILD)/examples:
 	$(Q)mkdir -p $@
 
 # BPF object, then its skeleton: one pattern rule each.
-$(BUILD)/%.bpf.o: bpf/%.bpf.c bpf/inode_key.bpf.h include/revoke_bpf.h vmlinux.h | $(BUILD)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.bpf.h) include/revoke_bpf.h vmlinux.h | $(BUILD)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 

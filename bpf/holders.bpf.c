@@ -132,10 +132,7 @@ static __always_inline __u32 fd_cloexec(struct task_struct *task, __u32 fd)
 	return (word >> (fd % (8 * sizeof(word)))) & 1;
 }
 
-/*
- * revoke-bpfd itself, which is never a holder: the descriptor a client
- * sent it names the very file it revokes, for the length of a request.
- */
+/* A process never reported as a holder: revoke-bpfd (holders_skip()). */
 __u32 holder_self;
 
 SEC("iter/task_file")

@@ -383,6 +383,8 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 	return -EIO;
 }
 
+#include "reach.bpf.h"
+
 /*
  * The same for @file, which may be NULL (an anonymous mapping), and for
  * the files it reaches through: an overlayfs file is denied if its real
@@ -403,6 +405,10 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 	inode = file->f_inode;
 	if (!inode)
 		return 0;
+	/* a tty alias: the tty it reaches (reach.bpf.h) */
+	ret = check_tty(file, inode, armed, hook, op, arg);
+	if (ret)
+		return ret < 0 ? ret : 0;
 	/* the device first: nothing of it is live across the set's lookups */
 	ret = check_rdev(file, inode, armed, hook, op, arg);
 	if (!ret)
@@ -454,6 +460,10 @@ int BPF_PROG(revoke_file_ioctl, struct file *file, unsigned int cmd,
 	__u32 armed = revoke_armed;
 
 	if (ret || !armed)
+		return ret;
+	/* a loop device set up on a revoked file (reach.bpf.h) */
+	ret = check_loop_ioctl(file, cmd, arg, armed);
+	if (ret)
 		return ret;
 	return check_file(file, armed, REVOKE_HOOK_FILE_IOCTL, REVOKE_OP_IOCTL,
 			  cmd);

@@ -493,6 +493,19 @@ struct revoke_name {
 	char path[REVOKE_NAME_MAX];
 };
 
+/**
+ * struct revoke_reach_state - the single element of "revoke_reach"
+ *	(bpf/reach.bpf.h)
+ * @daemon_tgid: revoke-bpfd's process (in the initial pid namespace): its
+ *	TIOCVHANGUP of a revoked tty is let through, so that it can hang the
+ *	tty up after the deny and the pipeline, not before
+ * @pad: always zero
+ */
+struct revoke_reach_state {
+	__u32 daemon_tgid;
+	__u32 pad;
+};
+
 /* Where revoke-bpfd pins its objects and listens. */
 #define REVOKE_PIN_DIR     "/sys/fs/bpf/revoke-bpf"
 #define REVOKE_RUN_DIR     "/run/revoke-bpf"

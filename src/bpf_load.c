@@ -67,6 +67,7 @@ static const char *const map_names[] = {
 	"revoked_rdev",
 	"revoke_rdev_state",
 	"rdev_files",
+	"revoke_reach",
 	"revoke_b_bss",		/* revoke_armed: see map_pin_name() */
 	"revoke_layout",
 	"revoke_names",

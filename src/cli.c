@@ -399,33 +399,85 @@ static const char *const change_text[][2] = {
 	{ "absent", "was not revoked" },
 };
 
-/* add's report: a line of counts, then one line per failure. */
-static void print_report(char *body)
+/* The lines of @body that begin with @prefix, as a JSON array of objects. */
+static void json_lines(const char *name, const char *body, const char *prefix)
 {
-	char *line = next_line(&body);
+	char *copy = strdup(body), *cursor = copy, *line;
 	bool first = true;
+
+	printf(",\"%s\":[", name);
+	while (copy && (line = next_line(&cursor))) {
+		bool f = true;
+
+		if (strncmp(line, prefix, strlen(prefix)))
+			continue;
+		printf("%s{", first ? "" : ",");
+		json_fields(line + strlen(prefix), &f);
+		putchar('}');
+		first = false;
+	}
+	putchar(']');
+	free(copy);
+}
+
+/* A tty or loop line that says something was not done. */
+static bool not_done(const char *line)
+{
+	char v[48];
+
+	return (!strncmp(line, "tty ", 4) &&
+		revoke_kv_get(line, "hungup", v, sizeof(v)) && strcmp(v, "yes")) ||
+	       (!strncmp(line, "loop ", 5) &&
+		revoke_kv_get(line, "reason", v, sizeof(v)));
+}
+
+/* A loop device or a tty, as text. */
+static void print_reach(const char *line)
+{
+	char rdev[32] = "?", rel[16] = "0", why[64] = "";
+
+	revoke_kv_get(line, "rdev", rdev, sizeof(rdev));
+	revoke_kv_get(line, "released", rel, sizeof(rel));
+	revoke_kv_get(line, "reason", why, sizeof(why));
+	if (!strncmp(line, "tty ", 4))
+		printf("  tty %s: %s%s\n", rdev, why[0] ? "not hung up: " :
+		       "hung up", why);
+	else if (revoke_kv_get(line, "scan", rel, sizeof(rel)))
+		printf("  loop devices: not all looked at: %s\n", why);
+	else
+		printf("  loop device %s: %s, %s, released %s%s%s\n", rdev,
+		       not_done(line) && strstr(line, "denied=no") ?
+		       "not denied" : "denied",
+		       strstr(line, "detached=yes") ? "detached" :
+		       "still bound", rel, why[0] ? "; failed: " : "", why);
+}
+
+/*
+ * add's report: a line of counts, one line per failure, then one per
+ * loop device and tty revoked with it.  Return false if some loop device
+ * or tty could not be revoked, hung up or looked at.
+ */
+static bool print_report(char *body)
+{
+	char *line = next_line(&body), *rest;
+	bool first = true, done = true;
 	char v[8][24];
 	static const char *const keys[8] = { "holders", "fds", "mappings",
 		"waiters", "woken", "unmapped", "released", "failed" };
 	int i;
 
 	if (!line)
-		return;
+		return true;
 	if (json) {
 		printf(",\"report\":{");
 		json_fields(line, &first);
-		printf("},\"failures\":[");
-		first = true;
-		while ((line = next_line(&body))) {
-			bool f = true;
-
-			printf("%s{", first ? "" : ",");
-			json_fields(line + strlen("failure "), &f);
-			putchar('}');
-			first = false;
-		}
-		putchar(']');
-		return;
+		putchar('}');
+		json_lines("failures", body, "failure ");
+		json_lines("loops", body, "loop ");
+		json_lines("ttys", body, "tty ");
+		while ((line = next_line(&body)))
+			done &= !not_done(line);
+		return done;
 	}
 	for (i = 0; i < 8; i++)
 		if (!revoke_kv_get(line, keys[i], v[i], sizeof(v[i])))
@@ -436,24 +488,32 @@ static void print_report(char *body)
 	while ((line = next_line(&body))) {
 		char pid[24] = "?", tid[24] = "0", step[24] = "?", why[64] = "?";
 
-		revoke_kv_get(line, "pid", pid, sizeof(pid));
-		revoke_kv_get(line, "tid", tid, sizeof(tid));
-		revoke_kv_get(line, "step", step, sizeof(step));
-		revoke_kv_get(line, "reason", why, sizeof(why));
+		if (strncmp(line, "failure ", 8)) {
+			done &= !not_done(line);
+			print_reach(line);
+			continue;
+		}
+		rest = line;
+		revoke_kv_get(rest, "pid", pid, sizeof(pid));
+		revoke_kv_get(rest, "tid", tid, sizeof(tid));
+		revoke_kv_get(rest, "step", step, sizeof(step));
+		revoke_kv_get(rest, "reason", why, sizeof(why));
 		if (strcmp(tid, "0"))
 			printf("  failed: pid %s thread %s: %s: %s\n", pid, tid,
 			       step, why);
 		else
 			printf("  failed: pid %s: %s: %s\n", pid, step, why);
 	}
+	return done;
 }
 
-static void print_change(const char *word, char *body, const char *path)
+/* Return false if part of an add could not be done (see print_report()). */
+static bool print_change(const char *word, char *body, const char *path)
 {
 	char *line = next_line(&body);
 	char dev[32] = "?", ino[32] = "?", also[64];
 	const char *text = word;
-	bool first = false;
+	bool first = false, done;
 	size_t i;
 
 	if (json) {
@@ -465,9 +525,9 @@ static void print_change(const char *word, char *body, const char *path)
 		}
 		if (line)
 			json_fields(line, &first);
-		print_report(body);
+		done = print_report(body);
 		printf("}\n");
-		return;
+		return done;
 	}
 	for (i = 0; i < sizeof(change_text) / sizeof(change_text[0]); i++)
 		if (!strcmp(word, change_text[i][0]))
@@ -496,7 +556,7 @@ static void print_change(const char *word, char *body, const char *path)
 		printf("inode %s on %s: %s\n", ino, dev, text);
 	else
 		printf("inode %s: %s\n", ino, text);
-	print_report(body);
+	return print_report(body);
 }
 
 static int do_change(enum revoke_verb verb, int argc, char **argv)
@@ -514,8 +574,8 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 	/* closes @fd */
 	if (call(&req, fd, &word, &body, &resp))
 		goto out;
-	print_change(word, body, path);
-	ret = 0;
+	/* 3: revoked, but a loop device or a tty could not be handled */
+	ret = print_change(word, body, path) ? 0 : 3;
 out:
 	rbuf_free(&resp);
 	return ret;

@@ -29,6 +29,7 @@
 #include "inode_find.h"
 #include "kernel_revoke.h"
 #include "key.h"
+#include "loopdev.h"
 #include "lsm_check.h"
 #include "named.h"
 #include "pipeline.h"
@@ -36,6 +37,7 @@
 #include "revoked_map.h"
 #include "revoked_rdev.h"
 #include "tracee.h"
+#include "tty.h"
 #include "uevent_netlink.h"
 
 #ifndef REVOKE_VERSION
@@ -350,6 +352,7 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	unsigned int hungup = 0;
 	enum revoke_change change;
 	struct holder_set set;
+	struct tty_hangup th = {};
 	int *pidfds = NULL;
 	size_t npidfds = 0;
 	char what[64];
@@ -364,9 +367,17 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		}
 		holder_set_free(&set);
 	}
+	if (act.pipeline) {
+		tty_prepare_rdev(&th, d->pipeline.ready ? &d->pipeline.holders :
+				 NULL, &key);
+		/* a tty held by its name was hung up just now */
+		th.hungup = th.is_tty && hungup;
+	}
 	err = revoked_rdev_add(&d->rb, &key, cause, req->removed, &change);
-	if (err)
+	if (err) {
 		kernel_hangup_cancel(pidfds, npidfds);
+		tty_hangup_cancel(&th);
+	}
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC, "the revoked device set is full (%u "
 			 "entries); del a device first", REVOKE_RDEV_ENTRIES);
@@ -387,6 +398,8 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		return 0;	/* no pidfds were taken either */
 	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
 	resp_pipeline(resp, err, &res);
+	tty_hangup_finish(&th);
+	tty_hangup_report(resp, &th);
 	if (pidfds)
 		fprintf(stderr, "revoke-bpfd: rdev=%u:%u: SIGHUP sent to %u "
 			"holders\n", revoke_kdev_major(key.rdev),
@@ -621,7 +634,9 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp)
 {
 	enum revoke_change change = REVOKE_ALREADY, one;
+	struct loopdev_set loops;
 	struct named_file nf;
+	struct tty_hangup th;
 	size_t i;
 	int err = 0;
 
@@ -629,6 +644,10 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 		return do_add_rdev(d, peer, req, resp);
 	if (request_keys(d, peer, req, &nf, resp))
 		return -1;
+
+	/* a pty slave: a file of it to hang it up with after the deny */
+	tty_prepare_inode(&th, d->pipeline.ready ? &d->pipeline.holders : NULL,
+			  &nf.keys[0]);
 	for (i = 0; i < nf.nkeys && !err; i++) {
 		err = revoked_map_add(&d->rb, &nf.keys[i], &one);
 		if (err)
@@ -639,6 +658,8 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 			revoked_map_name_set(&d->rb, &nf.keys[i], req->path);
 		log_change(peer, "add", &nf.keys[i], one);
 	}
+	if (err)
+		tty_hangup_cancel(&th);
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC,
 			 "the revoked set is full (%u entries); del an entry, or "
@@ -654,6 +675,13 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
 	resp_keys(resp, &nf);
 	run_pipeline(d, nf.keys, nf.nkeys, req, resp);
+	/* the loop devices backed by each file, by their own numbers */
+	for (i = 0; i < nf.nkeys; i++) {
+		loopdev_revoke_file(&loops, &d->rb, &d->pipeline, &nf.keys[i]);
+		loopdev_report(resp, &loops);
+	}
+	tty_hangup_finish(&th);
+	tty_hangup_report(resp, &th);
 	return 0;
 }
 
@@ -1139,7 +1167,14 @@ static int start(struct daemon *d, const struct options *o)
 			strerror(-ret));
 		goto fail;
 	}
+	ret = tty_reach_init(&d->rb);
+	if (ret)
+		fprintf(stderr, "revoke-bpfd: cannot write revoke_reach: %s; a "
+			"revoked tty will not be hung up after the deny\n",
+			strerror(-ret));
 	pipeline_init(&d->pipeline, &d->rb);
+	if (d->pipeline.ready)
+		holders_skip(&d->pipeline.holders, getpid());
 	if (!d->pipeline.ready)
 		fprintf(stderr, "revoke-bpfd: %s; revocation will deny new "
 			"operations but not find holders, wake waiters or "

@@ -43,8 +43,6 @@ int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen)
 		holders_bpf_skel__destroy(h->skel);
 		h->skel = NULL;
 	}
-	if (h->skel)
-		h->skel->bss->holder_self = (__u32)getpid();
 	if (h->skel && holders_bpf_skel__load(h->skel)) {
 		holders_bpf_skel__destroy(h->skel);
 		h->skel = NULL;
@@ -528,4 +526,15 @@ out:
 	bpf_link__destroy(link);
 	h->skel->data->ident_fd = -1;
 	return ret;
+}
+
+/**
+ * holders_skip() - never report @tgid as a holder
+ * @h: the loaded iterators
+ * @tgid: revoke-bpfd itself: the descriptor a client sends it names the
+ *	very file it revokes, for the length of the request
+ */
+void holders_skip(struct holders *h, pid_t tgid)
+{
+	h->skel->bss->holder_self = (__u32)tgid;
 }

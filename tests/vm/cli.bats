@@ -34,7 +34,8 @@ state_unchanged() {
 		revoke_file_ioctl revoke_file_lock revoke_file_mprotect \
 		revoke_file_open revoke_file_permission revoke_file_receive \
 		revoke_filter revoke_inode_free revoke_layout revoke_mmap_file \
-		revoke_names revoke_path_truncate revoke_rdev_state revoke_reports \
+		revoke_names revoke_path_truncate revoke_rdev_state revoke_reach \
+		revoke_reports \
 		revoke_state revoke_table revoked_rdev
 }
 
