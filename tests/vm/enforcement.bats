@@ -64,6 +64,19 @@ teardown() {
 	expect_lines "open: EIO"
 }
 
+@test "exec of a revoked program fails with EIO" {
+	local prog=/tmp/revoked-prog.$$
+	cp "$REPO/build/tests/holder" "$prog"
+	run "$prog"
+	[ "$status" -ne 126 ]
+	revoke "$prog"
+	run "$prog"
+	[ "$status" -eq 126 ]
+	[[ $output == *"$prog: Input/output error" ]]
+	revoke-bpf del "$prog" >/dev/null
+	rm -f "$prog"
+}
+
 @test "the file's content is unchanged by denied writes" {
 	run "$PROBE" --before "revoke-bpf add $F >/dev/null" "$F" write pwrite
 	revoke-bpf del "$F" >/dev/null
