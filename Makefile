@@ -45,7 +45,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load revoked_map revoke_table revoked_rdev kernel_revoke policy uevent_netlink ctl_server ctl_proto key \
+DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features revoked_map revoke_table revoked_rdev kernel_revoke policy uevent_netlink ctl_server ctl_proto key \
 	       lsm_check inode_find events holders pipeline procfs tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
@@ -84,6 +84,7 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(BUILD)/revoke.bpf.o: bpf/extra_hooks.h
 $(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
 $(BUILD)/holders.o: $(BUILD)/holders.skel.h
 
@@ -185,7 +186,7 @@ spin:
 
 # Benchmarks (make bench): the hooks' cost, and the pipeline's.
 $(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke_table.o \
-		$(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
+		$(BUILD)/bpf_features.o $(BUILD)/bpf_pins.o $(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $(filter %.c %.o,$^) $(LDLIBS) -o $@
 
