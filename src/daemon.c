@@ -719,7 +719,11 @@ static int do_events(struct daemon *d, const struct ctl_peer *peer,
 	return 1;
 }
 
-/* Detach every program, drop every revocation, and exit. */
+/*
+ * Drop every revocation, detach every program, and exit: first clear
+ * revoke_armed, so that nothing is denied from then on, however long the
+ * kernel takes to tear the links down after their pins go.
+ */
 static int do_unload(struct daemon *d, const struct ctl_peer *peer,
 		     const struct revoke_req *req, struct rbuf *resp)
 {
@@ -728,6 +732,12 @@ static int do_unload(struct daemon *d, const struct ctl_peer *peer,
 
 	(void)req;
 	strcpy(pin_dir, d->rb.pin_dir);
+	/* every hook returns at its first load from here on */
+	err = revoke_bpf_disarm(&d->rb);
+	if (err)
+		fprintf(stderr, "revoke-bpfd: cannot clear revoke_armed: %s; "
+			"the programs deny until the kernel detaches them\n",
+			strerror(-err));
 	revoke_events_close(&d->events);
 	revoke_bpf_close(&d->rb);
 	err = revoke_bpf_unload(pin_dir);
