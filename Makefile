@@ -50,7 +50,12 @@ DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features revoked_map revoke_table re
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
-HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(filter-out %32.c,$(wildcard tests/helpers/*.c)))
+# 32-bit helpers (tests/helpers/*32.c), if $(CC) can build a static i386
+# program (gcc-multilib): they go through the kernel's compat entries
+CC_M32 := $(shell printf 'int main(void){return 0;}' | \
+	    $(CC) -m32 -static -x c - -o /dev/null 2>/dev/null && echo yes)
+HELPERS32   := $(if $(CC_M32),$(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*32.c)))
 # BPF test helpers: an object standing for another build, its loader, and
 # the revoked set as a build before revoke_table pinned it
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog \
@@ -65,7 +70,7 @@ LIB_TESTS   := $(BUILD)/tests/test_librevoke $(BUILD)/tests/race_librevoke \
 	       $(BUILD)/examples/revoke_example
 LIB         := $(BUILD)/librevoke.a $(BUILD)/$(LIB_SONAME)
 
-all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(BPF_HELPERS) \
+all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(HELPERS32) $(BPF_HELPERS) \
 	$(BENCH) $(LIB) $(LIB_TESTS)
 
 $(BUILD) $(BUILD)/tests $(BUILD)/bench $(BUILD)/lib $(BUILD)/examples:
@@ -135,6 +140,10 @@ $(BUILD)/tests/pin_legacy_set: tests/bpf/pin_legacy_set.c $(BUILD)/revoke_table.
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(HELPER_LIBS_$*) -o $@
+
+$(BUILD)/tests/%32: tests/helpers/%32.c | $(BUILD)/tests
+	$(call msg,CC-M32,$@)
+	$(Q)$(CC) $(CFLAGS) -m32 -static $< -o $@
 
 # probe tries io_uring (liburing) and POSIX AIO
 HELPER_LIBS_probe := -luring -lrt
