@@ -18,7 +18,8 @@
  * splice_pipe mmap ioctl fstat dup_read fork_read io_uring_read
  * io_uring_write aio_read aio_write flock fcntl_lock ofd_lock fcntl_setfl
  * fcntl_getfl fcntl_cloexec ftruncate scm_rights pidfd_getfd
- * By name: open truncate proc_fd opath_reopen opath_linkat
+ * uring_cmd_discard (a block device's) finit_module
+ * By name: open open_trunc truncate proc_fd opath_reopen opath_linkat
  * On the --map mapping: map_files map_read mprotect_write vm_readv
  */
 #include <aio.h>
@@ -270,8 +271,17 @@ static int op_fork_read(void)
 	return errno ? -1 : 0;
 }
 
-/* One read or write through an io_uring, the result from its CQE. */
-static int uring_rw(int write)
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)	/* linux/fs.h, 6.12 */
+#endif
+
+enum uring_op { URING_READ, URING_WRITE, URING_DISCARD };
+
+/*
+ * One read, write, or passthrough command (a block device's discard of
+ * its first 4 KiB) through an io_uring, the result from its CQE.
+ */
+static int uring_one(enum uring_op op)
 {
 	struct io_uring ring;
 	struct io_uring_sqe *sqe;
@@ -285,10 +295,16 @@ static int uring_rw(int write)
 		return -1;
 	}
 	sqe = io_uring_get_sqe(&ring);
-	if (write)
+	if (op == URING_WRITE) {
 		io_uring_prep_write(sqe, fd, &c, 1, 0);
-	else
+	} else if (op == URING_READ) {
 		io_uring_prep_read(sqe, fd, &c, 1, 0);
+	} else {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+		sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+		sqe->addr = 0;
+		sqe->addr3 = 4096;
+	}
 	err = io_uring_submit(&ring);
 	if (err == 1)
 		err = io_uring_wait_cqe(&ring, &cqe);
@@ -303,12 +319,23 @@ static int uring_rw(int write)
 
 static int op_io_uring_read(void)
 {
-	return uring_rw(0);
+	return uring_one(URING_READ);
 }
 
 static int op_io_uring_write(void)
 {
-	return uring_rw(1);
+	return uring_one(URING_WRITE);
+}
+
+static int op_uring_cmd_discard(void)
+{
+	return uring_one(URING_DISCARD);
+}
+
+/* The kernel reads the file itself: ENOEXEC unless it is a module. */
+static int op_finit_module(void)
+{
+	return syscall(SYS_finit_module, fd, "", 0);
 }
 
 /* POSIX AIO (glibc runs it on a thread of its own) */
@@ -383,6 +410,16 @@ static int op_fcntl_cloexec(void)
 static int op_ftruncate(void)
 {
 	return ftruncate(fd, 1);
+}
+
+static int op_open_trunc(void)
+{
+	int nfd = open(path, O_WRONLY | O_TRUNC);
+
+	if (nfd < 0)
+		return -1;
+	close(nfd);
+	return 0;
 }
 
 static int op_truncate(void)
@@ -608,6 +645,8 @@ static const struct {
 	{ "fork_read", op_fork_read },
 	{ "io_uring_read", op_io_uring_read },
 	{ "io_uring_write", op_io_uring_write },
+	{ "uring_cmd_discard", op_uring_cmd_discard },
+	{ "finit_module", op_finit_module },
 	{ "aio_read", op_aio_read },
 	{ "aio_write", op_aio_write },
 	{ "flock", op_flock },
@@ -618,6 +657,7 @@ static const struct {
 	{ "fcntl_cloexec", op_fcntl_cloexec },
 	{ "ftruncate", op_ftruncate },
 	{ "truncate", op_truncate },
+	{ "open_trunc", op_open_trunc },
 	{ "proc_fd", op_proc_fd },
 	{ "opath_reopen", op_opath_reopen },
 	{ "opath_linkat", op_opath_linkat },
