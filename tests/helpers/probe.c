@@ -5,13 +5,17 @@
  * line each, "OP: ok", "OP: ERRNAME" or another verdict (SIGBUS,
  * MSG_CTRUNC).  The tests compare these lines.
  *
- *	probe [--rdonly] [--map] [--fill] [--before 'SHELL COMMAND'] PATH OP...
+ *	probe [--rdonly] [--map] [--fill] [--async] [--before 'SHELL COMMAND']
+ *	      PATH OP...
  *
  * The file is opened read-write if it can be, else read-only; --rdonly
  * opens it read-only (a read-write open of an overlayfs file copies it up).
  * --map maps the file's first page (MAP_SHARED, PROT_READ) and forks a
  * child that shares the mapping, both before the command; --fill writes
- * one byte to the file (a FIFO's buffer) before it.
+ * one byte to the file (a FIFO's buffer) before it.  PATH /dev/ptmx opens
+ * a new pseudo-terminal and works on its slave, whose path the command
+ * finds in $PROBE_PATH.  --async has SIGIO sent to the probe for the file
+ * (F_SETOWN, O_ASYNC) before the command.
  *
  * OPs on the descriptor: read write pread pwrite readv writev preadv2
  * pwritev2 sendfile splice_read splice_write copy_in copy_out tee
@@ -19,6 +23,8 @@
  * io_uring_write aio_read aio_write flock fcntl_lock ofd_lock fcntl_setfl
  * fcntl_getfl fcntl_cloexec ftruncate scm_rights pidfd_getfd
  * uring_cmd_discard (a block device's) finit_module
+ * sigio: with --async on a pseudo-terminal, a line is written to its
+ * master; "sigio: ok" if SIGIO came within 1 s, else "sigio: none"
  * By name: open open_trunc truncate proc_fd opath_reopen opath_linkat
  * On the --map mapping: map_files map_read mprotect_write vm_readv
  */
@@ -45,6 +51,8 @@
 
 static const char *path;
 static int fd;
+static int master = -1;		/* PATH /dev/ptmx: the master side */
+static volatile sig_atomic_t sigios;	/* --async: SIGIOs received */
 static char *map;		/* --map: the first page, mapped before */
 static pid_t map_child;		/* --map: a child sharing that mapping */
 static const char *verdict;	/* an op's result other than ok/errno */
@@ -618,6 +626,53 @@ static int op_fstat(void)
 	return fstat(fd, &st);
 }
 
+static void on_sigio(int sig)
+{
+	(void)sig;
+	sigios++;
+}
+
+/* --async: have the file's owner, this process, sent SIGIO. */
+static int set_async(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigio };
+	int fl = fcntl(fd, F_GETFL);
+
+	if (sigaction(SIGIO, &sa, NULL) || fl < 0 ||
+	    fcntl(fd, F_SETOWN, getpid()) || fcntl(fd, F_SETFL, fl | O_ASYNC)) {
+		printf("async: %s\n", strerrorname_np(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int op_sigio(void)
+{
+	int i;
+
+	sigios = 0;
+	if (master < 0 || write(master, "x\n", 2) != 2)
+		return -1;
+	for (i = 0; i < 100 && !sigios; i++)
+		usleep(10000);
+	verdict = sigios ? "ok" : "none";
+	return 0;
+}
+
+/* PATH /dev/ptmx: open a new pseudo-terminal's slave as the file. */
+static int open_pty(void)
+{
+	const char *slave;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) || unlockpt(master) ||
+	    !(slave = ptsname(master)))
+		return -1;
+	setenv("PROBE_PATH", slave, 1);
+	path = strdup(slave);
+	return open(path, O_RDWR | O_NOCTTY);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -647,6 +702,7 @@ static const struct {
 	{ "io_uring_write", op_io_uring_write },
 	{ "uring_cmd_discard", op_uring_cmd_discard },
 	{ "finit_module", op_finit_module },
+	{ "sigio", op_sigio },
 	{ "aio_read", op_aio_read },
 	{ "aio_write", op_aio_write },
 	{ "flock", op_flock },
@@ -710,7 +766,7 @@ static int map_first_page(void)
 int main(int argc, char **argv)
 {
 	const char *before = NULL;
-	bool want_map = false, fill = false, rdonly = false;
+	bool want_map = false, fill = false, rdonly = false, async = false;
 	int i = 1, ret = 0;
 
 	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
@@ -720,19 +776,26 @@ int main(int argc, char **argv)
 			rdonly = true;
 		else if (!strcmp(argv[i], "--fill"))
 			fill = true;
+		else if (!strcmp(argv[i], "--async"))
+			async = true;
 		else if (!strcmp(argv[i], "--before") && i + 1 < argc)
 			before = argv[++i];
 		else
 			break;
 	}
 	if (argc - i < 2) {
-		fprintf(stderr, "usage: probe [--rdonly] [--map] [--fill] [--before CMD] PATH OP...\n");
+		fprintf(stderr, "usage: probe [--rdonly] [--map] [--fill] [--async] [--before CMD] PATH OP...\n");
 		return 2;
 	}
 	path = argv[i++];
-	fd = rdonly ? -1 : open(path, O_RDWR);
-	if (fd < 0)
-		fd = open(path, O_RDONLY);
+	if (!strcmp(path, "/dev/ptmx")) {
+		fd = open_pty();
+	} else {
+		setenv("PROBE_PATH", path, 1);
+		fd = rdonly ? -1 : open(path, O_RDWR);
+		if (fd < 0)
+			fd = open(path, O_RDONLY);
+	}
 	if (fd < 0) {
 		printf("first open: %s\n", strerrorname_np(errno));
 		return 1;
@@ -742,6 +805,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (want_map && map_first_page())
+		return 1;
+	if (async && set_async())
 		return 1;
 	if (before) {
 		fflush(stdout);

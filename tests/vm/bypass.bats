@@ -186,10 +186,23 @@ teardown() {
 		losetup -d "$dev"
 		skip "this kernel's block devices take no io_uring command ($output)"
 	fi
-	run "$PROBE" --before "revoke-bpf add $dev >/dev/null" "$dev" uring_cmd_discard
+	run "$PROBE" --before "revoke-bpf add --no-release $dev >/dev/null" "$dev" uring_cmd_discard
 	revoke-bpf del "$dev" >/dev/null
 	losetup -d "$dev"
 	expect_lines "uring_cmd_discard: EIO"
+}
+
+@test "a pty's SIGIO reaches the owner of a slave that is not revoked" {
+	run "$PROBE" --async /dev/ptmx sigio
+	expect_lines "sigio: ok"
+}
+
+@test "SIGIO of a revoked pty slave is not sent to its owner" {
+	[ "$(prog_state revoke_file_send_sigiotask)" = attached ] ||
+		skip "this kernel's fown_struct has no file for file_send_sigiotask (Linux 6.12)"
+	run "$PROBE" --async --before 'revoke-bpf add --no-release "$PROBE_PATH" >/dev/null' \
+		/dev/ptmx sigio
+	expect_lines "sigio: none"
 }
 
 # ---- mappings ------------------------------------------------------------
