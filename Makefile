@@ -45,12 +45,17 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_proto key \
+DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_proto key \
 	       lsm_check inode_find events holders pipeline procfs tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
-HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*.c))
+HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(filter-out %32.c,$(wildcard tests/helpers/*.c)))
+# 32-bit helpers (tests/helpers/*32.c), if $(CC) can build a static i386
+# program (gcc-multilib): they go through the kernel's compat entries
+CC_M32 := $(shell printf 'int main(void){return 0;}' | \
+	    $(CC) -m32 -static -x c - -o /dev/null 2>/dev/null && echo yes)
+HELPERS32   := $(if $(CC_M32),$(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wildcard tests/helpers/*32.c)))
 # BPF test helpers: an object standing for another build, its loader, and
 # the revoked set as a build before revoke_table pinned it
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog \
@@ -65,7 +70,7 @@ LIB_TESTS   := $(BUILD)/tests/test_librevoke $(BUILD)/tests/race_librevoke \
 	       $(BUILD)/examples/revoke_example
 LIB         := $(BUILD)/librevoke.a $(BUILD)/$(LIB_SONAME)
 
-all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(BPF_HELPERS) \
+all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(HELPERS32) $(BPF_HELPERS) \
 	$(BENCH) $(LIB) $(LIB_TESTS)
 
 $(BUILD) $(BUILD)/tests $(BUILD)/bench $(BUILD)/lib $(BUILD)/examples:
@@ -84,6 +89,7 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
+$(BUILD)/revoke.bpf.o: bpf/extra_hooks.bpf.h
 $(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
 $(BUILD)/holders.o: $(BUILD)/holders.skel.h
 
@@ -134,6 +140,10 @@ $(BUILD)/tests/pin_legacy_set: tests/bpf/pin_legacy_set.c $(BUILD)/revoke_table.
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(HELPER_LIBS_$*) -o $@
+
+$(BUILD)/tests/%32: tests/helpers/%32.c | $(BUILD)/tests
+	$(call msg,CC-M32,$@)
+	$(Q)$(CC) $(CFLAGS) -m32 -static $< -o $@
 
 # probe tries io_uring (liburing) and POSIX AIO
 HELPER_LIBS_probe := -luring -lrt
@@ -187,7 +197,7 @@ spin:
 
 # Benchmarks (make bench): the hooks' cost, and the pipeline's.
 $(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke_table.o \
-		$(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
+		$(BUILD)/bpf_features.o $(BUILD)/bpf_pins.o $(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $(filter %.c %.o,$^) $(LDLIBS) -o $@
 

@@ -42,8 +42,11 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_features.h"
+#include "bpf_load.h"
 #include "revoke_bpf.h"
 #include "revoke_table.h"
 #include "revoke.skel.h"
@@ -116,6 +119,8 @@ static void attach(struct hooks *h, struct bpf_object *obj)
 	bpf_object__for_each_program(prog, obj) {
 		struct bpf_link *l;
 
+		if (!bpf_program__autoload(prog))
+			continue;	/* the kernel lacks its hook */
 		if (h->nlinks == MAX_LINKS) {
 			errno = E2BIG;
 			die("more programs than MAX_LINKS");
@@ -125,6 +130,23 @@ static void attach(struct hooks *h, struct bpf_object *obj)
 			die(bpf_program__name(prog));
 		h->links[h->nlinks++] = l;
 	}
+}
+
+/* Leave out the programs whose hooks this kernel lacks, as revoke-bpfd does. */
+static void select_progs(struct bpf_object *obj)
+{
+	bool skipped[REVOKE_NR_PROGS];
+	struct btf *btf;
+	char err[256];
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		die("reading the kernel's BTF");
+	if (revoke_bpf_select(obj, btf, skipped, err, sizeof(err)) < 0) {
+		fprintf(stderr, "hookbench: %s\n", err);
+		exit(1);
+	}
+	btf__free(btf);
 }
 
 static void set_case(struct hooks *h, enum kase c)
@@ -442,6 +464,7 @@ int main(int argc, char **argv)
 		die("opening the BPF objects");
 	elements = revoke_table_elements((__u32)max_level + 1);
 	bpf_map__set_max_entries(h.ours->maps.revoke_table, elements);
+	select_progs(h.ours->obj);
 	kmem0 = kernel_kb();
 	if (revoke_bpf_skel__load(h.ours))
 		die("loading revoke.bpf.o");

@@ -573,6 +573,8 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 			  REVOKE_OP_OTHER, 0);
 }
 
+#include "extra_hooks.bpf.h"
+
 /*
  * Free @key's slot, as revoke_table_delete() does; true if this did.  A
  * key the daemon moved meanwhile may have a copy in its other bucket, so

@@ -351,6 +351,13 @@ enum revoke_hook {
 	REVOKE_HOOK_FILE_MPROTECT = 7,
 	REVOKE_HOOK_PATH_TRUNCATE = 8,
 	REVOKE_HOOK_FILE_RECEIVE = 9,
+	REVOKE_HOOK_FILE_TRUNCATE = 10,
+	REVOKE_HOOK_FILE_IOCTL_COMPAT = 11,
+	REVOKE_HOOK_KERNEL_READ_FILE = 12,
+	REVOKE_HOOK_KERNEL_POST_READ_FILE = 13,
+	REVOKE_HOOK_URING_CMD = 14,
+	REVOKE_HOOK_MMAP_BACKING_FILE = 15,
+	REVOKE_HOOK_FILE_SEND_SIGIOTASK = 16,
 };
 
 /* What was denied (struct revoke_event.op). */
@@ -363,6 +370,7 @@ enum revoke_op {
 	REVOKE_OP_OTHER = 6,
 	REVOKE_OP_LOCK = 7,
 	REVOKE_OP_FCNTL = 8,
+	REVOKE_OP_SIGNAL = 9,
 };
 
 #define REVOKE_COMM_LEN 16
@@ -378,8 +386,9 @@ enum revoke_op {
  * @ino: inode number
  * @hook: enum revoke_hook
  * @op: enum revoke_op
- * @arg: the hook's argument: permission mask, ioctl cmd, mmap prot, or
- *	open flags
+ * @arg: the hook's argument: permission mask, ioctl or io_uring command,
+ *	mmap prot, open flags, what the kernel reads the file for
+ *	(enum kernel_read_file_id), or the signal
  * @comm: the task's name
  */
 struct revoke_event {

@@ -17,6 +17,8 @@
  *    program, pin its link as NAME__new and rename() it over
  *    the old pin.  Both programs are attached in between, so there is no
  *    moment without enforcement; dropping the old pin detaches the old one.
+ * A program for a hook the running kernel lacks is neither loaded nor
+ * pinned (bpf_features.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,47 +33,14 @@
 #include <linux/magic.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_features.h"
 #include "bpf_load.h"
+#include "bpf_pins.h"
 #include "revoked_map.h"
 #include "revoke.skel.h"
-
-const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
-	"revoke_file_permission",
-	"revoke_mmap_file",
-	"revoke_file_ioctl",
-	"revoke_file_open",
-	"revoke_inode_free",
-	"revoke_file_lock",
-	"revoke_file_fcntl",
-	"revoke_file_mprotect",
-	"revoke_path_truncate",
-	"revoke_file_receive",
-	"revoke_file_free",
-};
-
-/*
- * What builds before revoke_table pinned the revoked set as: a hash map
- * whose entries move into the table on the first start of this build.
- */
-#define LEGACY_SET "revoked"
-
-static const char *const map_names[] = {
-	"revoke_table",
-	LEGACY_SET,
-	"revoke_state",
-	"revoke_events",
-	"revoke_reports",
-	"revoke_filter",
-	"revoked_rdev",
-	"revoke_rdev_state",
-	"rdev_files",
-	"revoke_reach",
-	"revoke_b_bss",		/* revoke_armed: see map_pin_name() */
-	"revoke_layout",
-	"revoke_names",
-};
 
 static bool libbpf_verbose;
 
@@ -81,35 +50,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 	if (level == LIBBPF_DEBUG && !libbpf_verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-static int pin_path(char *buf, size_t len, const char *dir, const char *name)
-{
-	int n = snprintf(buf, len, "%s/%s", dir, name);
-
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
-/* Open a pinned object; -ENOENT if it is not pinned. */
-static int obj_get(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	if (pin_path(path, sizeof(path), dir, name))
-		return -ENAMETOOLONG;
-	fd = bpf_obj_get(path);
-	return fd < 0 ? -errno : fd;
-}
-
-static bool obj_pinned(const char *dir, const char *name)
-{
-	int fd = obj_get(dir, name);
-
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
 }
 
 /**
@@ -137,21 +77,6 @@ int revoke_bpf_count_keys(int map_fd, size_t key_size, uint64_t *count)
 }
 
 /**
- * revoke_bpf_count_attached() - how many of the programs have a pinned link
- * @pin_dir: the pin directory
- *
- * Return: 0 to REVOKE_NR_PROGS.
- */
-int revoke_bpf_count_attached(const char *pin_dir)
-{
-	int i, n = 0;
-
-	for (i = 0; i < REVOKE_NR_PROGS; i++)
-		n += obj_pinned(pin_dir, revoke_prog_names[i]);
-	return n;
-}
-
-/**
  * revoke_bpf_arm() - set the hooks' revoke_armed from the two counters
  * @rb: the daemon's handles
  *
@@ -173,6 +98,26 @@ int revoke_bpf_arm(struct revoke_bpf *rb)
 		return -errno;
 	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
 			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
+	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/**
+ * revoke_bpf_disarm() - make every hook allow everything, at once
+ * @rb: the daemon's handles
+ *
+ * Clears revoke_armed, which each hook reads first: from the return on,
+ * nothing is denied, whenever the kernel gets round to tearing down the
+ * links.  For unload only: the daemon's counters would arm it again.
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoke_bpf_disarm(struct revoke_bpf *rb)
+{
+	struct revoke_bpf_skel__bss bss = {};
+	__u32 zero = 0;
+
 	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
 		return -errno;
 	return 0;
@@ -237,10 +182,10 @@ static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
 	int fd, err;
 
 	map_pin_name(map, name);
-	fd = obj_get(pin_dir, name);
+	fd = revoke_pin_get(pin_dir, name);
 	if (fd == -ENOENT) {
 		*fresh = true;
-		if (pin_path(path, sizeof(path), pin_dir, name))
+		if (revoke_pin_path(path, sizeof(path), pin_dir, name))
 			return -ENAMETOOLONG;
 		return bpf_map__set_pin_path(map, path);
 	}
@@ -272,7 +217,7 @@ static bool pinned_link_runs(const char *pin_dir, const char *name,
 	int link_fd, prog_fd;
 	bool same = false;
 
-	link_fd = obj_get(pin_dir, name);
+	link_fd = revoke_pin_get(pin_dir, name);
 	if (link_fd < 0)
 		return false;
 	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
@@ -286,9 +231,6 @@ static bool pinned_link_runs(const char *pin_dir, const char *name,
 	close(link_fd);
 	return same;
 }
-
-/* bpffs refuses names with a dot in them. */
-#define TMP_SUFFIX "__new"
 
 /*
  * Attach @prog and pin its link as @name, replacing an existing pin
@@ -307,7 +249,7 @@ static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
 		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
 		return ret;
 	}
-	ret = pin_path(path, sizeof(path), pin_dir, name);
+	ret = revoke_pin_path(path, sizeof(path), pin_dir, name);
 	if (!ret)
 		ret = snprintf(tmp, sizeof(tmp), "%s" TMP_SUFFIX, path) >= (int)sizeof(tmp) ?
 		      -ENAMETOOLONG : 0;
@@ -341,6 +283,8 @@ static int attach_all(struct revoke_bpf *rb, struct revoke_bpf_skel *skel,
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *name = bpf_program__name(prog);
 
+		if (!bpf_program__autoload(prog))
+			continue;	/* the kernel lacks its hook */
 		ret = prog_tag(bpf_program__fd(prog), tag);
 		if (ret) {
 			snprintf(err, errlen, "cannot read %s: %s", name,
@@ -349,7 +293,7 @@ static int attach_all(struct revoke_bpf *rb, struct revoke_bpf_skel *skel,
 		}
 		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
 			continue;
-		if (obj_pinned(rb->pin_dir, name))
+		if (revoke_pinned(rb->pin_dir, name))
 			rb->replaced++;
 		rb->adopted = false;
 		ret = attach_and_pin(prog, rb->pin_dir, name, err, errlen);
@@ -397,7 +341,7 @@ static void unpin(const char *pin_dir, const char *name)
 {
 	char path[PATH_MAX];
 
-	if (!pin_path(path, sizeof(path), pin_dir, name))
+	if (!revoke_pin_path(path, sizeof(path), pin_dir, name))
 		unlink(path);
 }
 
@@ -434,7 +378,7 @@ static int migrate_legacy(struct revoke_bpf *rb, char *err, size_t errlen)
 	uint64_t count;
 	int fd, ret = 0;
 
-	fd = obj_get(rb->pin_dir, LEGACY_SET);
+	fd = revoke_pin_get(rb->pin_dir, LEGACY_SET);
 	if (fd == -ENOENT)
 		return 0;
 	if (fd < 0)
@@ -465,6 +409,28 @@ static int migrate_legacy(struct revoke_bpf *rb, char *err, size_t errlen)
 	return ret;
 }
 
+/* Leave out the programs the running kernel cannot attach. */
+static int select_progs(struct revoke_bpf *rb, struct revoke_bpf_skel *skel,
+			char *err, size_t errlen)
+{
+	struct btf *btf;
+	int ret;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read the kernel's BTF: %s (BPF LSM "
+			 "needs CONFIG_DEBUG_INFO_BTF)", strerror(-ret));
+		return ret;
+	}
+	ret = revoke_bpf_select(skel->obj, btf, rb->skipped, err, errlen);
+	btf__free(btf);
+	if (ret < 0)
+		return ret;
+	rb->nr_skipped = ret;
+	return 0;
+}
+
 static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 			   char *err, size_t errlen)
 {
@@ -481,7 +447,10 @@ static int load_and_attach(struct revoke_bpf *rb, uint32_t max_entries,
 		return ret;
 	}
 	rb->adopted = true;
-	table_fresh = !obj_pinned(rb->pin_dir, "revoke_table");
+	ret = select_progs(rb, skel, err, errlen);
+	if (ret)
+		goto out;
+	table_fresh = !revoke_pinned(rb->pin_dir, "revoke_table");
 	ret = bpf_map__set_max_entries(skel->maps.revoke_table,
 				       revoke_table_elements(max_entries));
 	if (!ret)
@@ -660,39 +629,4 @@ void revoke_bpf_close(struct revoke_bpf *rb)
 	rb->table_fd = -1;
 	rb->state_fd = -1;
 	rb->events_fd = -1;
-}
-
-/**
- * revoke_bpf_unload() - detach every program and drop every revocation
- * @pin_dir: the pin directory
- *
- * Removes the link pins first (each detaches its program once no fd
- * refers to it), then the map pins and the directory.
- *
- * Return: 0, or the first negative errno met (the rest is still tried).
- */
-int revoke_bpf_unload(const char *pin_dir)
-{
-	char path[PATH_MAX];
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < REVOKE_NR_PROGS; i++) {
-		if (pin_path(path, sizeof(path), pin_dir, revoke_prog_names[i]))
-			return -ENAMETOOLONG;
-		if (unlink(path) && errno != ENOENT && !ret)
-			ret = -errno;
-		/* a left-over of an interrupted replacement */
-		strncat(path, TMP_SUFFIX, sizeof(path) - strlen(path) - 1);
-		unlink(path);
-	}
-	for (i = 0; i < sizeof(map_names) / sizeof(map_names[0]); i++) {
-		if (pin_path(path, sizeof(path), pin_dir, map_names[i]))
-			return -ENAMETOOLONG;
-		if (unlink(path) && errno != ENOENT && !ret)
-			ret = -errno;
-	}
-	if (rmdir(pin_dir) && errno != ENOENT && !ret)
-		ret = -errno;
-	return ret;
 }

@@ -12,7 +12,7 @@
 
 #include "revoke_table.h"
 
-#define REVOKE_NR_PROGS 11
+#define REVOKE_NR_PROGS 18
 
 /**
  * struct revoke_bpf - the daemon's handles on the enforcement objects
@@ -34,6 +34,9 @@
  * @adopted: true if every map and link was pinned already, running this
  *	build's programs, and was kept as it was
  * @replaced: pinned links of another build replaced by this build's
+ * @skipped: per revoke_prog_names entry, true if the running kernel
+ *	cannot attach that program (bpf_features.c), which is not loaded
+ * @nr_skipped: how many are
  * @pin_dir: where the objects are pinned
  */
 struct revoke_bpf {
@@ -53,6 +56,8 @@ struct revoke_bpf {
 	uint32_t max_entries;
 	bool adopted;
 	int replaced;
+	bool skipped[REVOKE_NR_PROGS];
+	int nr_skipped;
 	char pin_dir[256];
 };
 
@@ -63,6 +68,8 @@ int revoke_bpf_open(struct revoke_bpf *rb, const char *pin_dir,
 void revoke_bpf_close(struct revoke_bpf *rb);
 int revoke_bpf_count_attached(const char *pin_dir);
 int revoke_bpf_arm(struct revoke_bpf *rb);
+int revoke_bpf_disarm(struct revoke_bpf *rb);
+const char *revoke_bpf_prog_state(const struct revoke_bpf *rb, int i);
 int revoke_bpf_count_keys(int map_fd, size_t key_size, uint64_t *count);
 int revoke_bpf_unload(const char *pin_dir);
 

@@ -795,6 +795,7 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 	struct revoke_state st;
 	struct utsname uts;
 	uint64_t count = 0, ndev = 0;
+	int i;
 
 	(void)peer;
 	(void)req;
@@ -812,7 +813,12 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "bpf_lsm=%s\n",
 		    revoke_lsm_has_bpf(d->lsm) ? "active" : "inactive");
 	rbuf_printf(resp, "programs_attached=%d/%d\n",
-		    revoke_bpf_count_attached(d->rb.pin_dir), REVOKE_NR_PROGS);
+		    revoke_bpf_count_attached(d->rb.pin_dir),
+		    REVOKE_NR_PROGS - d->rb.nr_skipped);
+	rbuf_printf(resp, "programs_skipped=%d\n", d->rb.nr_skipped);
+	for (i = 0; i < REVOKE_NR_PROGS; i++)
+		rbuf_printf(resp, "program.%s=%s\n", revoke_prog_names[i],
+			    revoke_bpf_prog_state(&d->rb, i));
 	rbuf_printf(resp, "pin_dir=%s\n", d->rb.pin_dir);
 	rbuf_printf(resp, "adopted=%s\n", d->rb.adopted ? "yes" : "no");
 	rbuf_printf(resp, "replaced_programs=%d\n", d->rb.replaced);
@@ -841,7 +847,11 @@ static int do_events(struct daemon *d, const struct ctl_peer *peer,
 	return 1;
 }
 
-/* Detach every program, drop every revocation, and exit. */
+/*
+ * Drop every revocation, detach every program, and exit: first clear
+ * revoke_armed, so that nothing is denied from then on, however long the
+ * kernel takes to tear the links down after their pins go.
+ */
 static int do_unload(struct daemon *d, const struct ctl_peer *peer,
 		     const struct revoke_req *req, struct rbuf *resp)
 {
@@ -850,6 +860,12 @@ static int do_unload(struct daemon *d, const struct ctl_peer *peer,
 
 	(void)req;
 	strcpy(pin_dir, d->rb.pin_dir);
+	/* every hook returns at its first load from here on */
+	err = revoke_bpf_disarm(&d->rb);
+	if (err)
+		fprintf(stderr, "revoke-bpfd: cannot clear revoke_armed: %s; "
+			"the programs deny until the kernel detaches them\n",
+			strerror(-err));
 	revoke_events_close(&d->events);
 	revoke_bpf_close(&d->rb);
 	err = revoke_bpf_unload(pin_dir);
@@ -1179,10 +1195,11 @@ static int start(struct daemon *d, const struct options *o)
 		fprintf(stderr, "revoke-bpfd: %s; revocation will deny new "
 			"operations but not find holders, wake waiters or "
 			"replace mappings\n", d->pipeline.why);
-	fprintf(stderr, "revoke-bpfd: %s %d programs under %s (%d replaced), "
-		"%llu of %u entries and %llu devices revoked\n",
+	fprintf(stderr, "revoke-bpfd: %s %d programs under %s (%d replaced, "
+		"%d skipped), %llu of %u entries and %llu devices revoked\n",
 		d->rb.adopted ? "adopted" : "attached",
 		revoke_bpf_count_attached(o->pin_dir), o->pin_dir, d->rb.replaced,
+		d->rb.nr_skipped,
 		(unsigned long long)count, d->rb.max_entries,
 		(unsigned long long)ndev);
 	return 0;

@@ -30,6 +30,13 @@ static const char *const hook_names[] = {
 	[REVOKE_HOOK_FILE_MPROTECT] = "file_mprotect",
 	[REVOKE_HOOK_PATH_TRUNCATE] = "path_truncate",
 	[REVOKE_HOOK_FILE_RECEIVE] = "file_receive",
+	[REVOKE_HOOK_FILE_TRUNCATE] = "file_truncate",
+	[REVOKE_HOOK_FILE_IOCTL_COMPAT] = "file_ioctl_compat",
+	[REVOKE_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
+	[REVOKE_HOOK_KERNEL_POST_READ_FILE] = "kernel_post_read_file",
+	[REVOKE_HOOK_URING_CMD] = "uring_cmd",
+	[REVOKE_HOOK_MMAP_BACKING_FILE] = "mmap_backing_file",
+	[REVOKE_HOOK_FILE_SEND_SIGIOTASK] = "file_send_sigiotask",
 };
 
 static const char *const op_names[] = {
@@ -41,6 +48,7 @@ static const char *const op_names[] = {
 	[REVOKE_OP_OTHER] = "other",
 	[REVOKE_OP_LOCK] = "lock",
 	[REVOKE_OP_FCNTL] = "fcntl",
+	[REVOKE_OP_SIGNAL] = "signal",
 };
 
 static const char *name_of(const char *const *names, size_t n, __u32 i)

@@ -5,20 +5,27 @@
  * line each, "OP: ok", "OP: ERRNAME" or another verdict (SIGBUS,
  * MSG_CTRUNC).  The tests compare these lines.
  *
- *	probe [--rdonly] [--map] [--fill] [--before 'SHELL COMMAND'] PATH OP...
+ *	probe [--rdonly] [--map] [--fill] [--async] [--before 'SHELL COMMAND']
+ *	      PATH OP...
  *
  * The file is opened read-write if it can be, else read-only; --rdonly
  * opens it read-only (a read-write open of an overlayfs file copies it up).
  * --map maps the file's first page (MAP_SHARED, PROT_READ) and forks a
  * child that shares the mapping, both before the command; --fill writes
- * one byte to the file (a FIFO's buffer) before it.
+ * one byte to the file (a FIFO's buffer) before it.  PATH /dev/ptmx opens
+ * a new pseudo-terminal and works on its slave, whose path the command
+ * finds in $PROBE_PATH.  --async has SIGIO sent to the probe for the file
+ * (F_SETOWN, O_ASYNC) before the command.
  *
  * OPs on the descriptor: read write pread pwrite readv writev preadv2
  * pwritev2 sendfile splice_read splice_write copy_in copy_out tee
  * splice_pipe mmap ioctl fstat dup_read fork_read io_uring_read
  * io_uring_write aio_read aio_write flock fcntl_lock ofd_lock fcntl_setfl
  * fcntl_getfl fcntl_cloexec ftruncate scm_rights pidfd_getfd
- * By name: open truncate proc_fd opath_reopen opath_linkat
+ * uring_cmd_discard (a block device's) finit_module
+ * sigio: with --async on a pseudo-terminal, a line is written to its
+ * master; "sigio: ok" if SIGIO came within 1 s, else "sigio: none"
+ * By name: open open_trunc truncate proc_fd opath_reopen opath_linkat
  * On the --map mapping: map_files map_read mprotect_write vm_readv
  */
 #include <aio.h>
@@ -44,6 +51,8 @@
 
 static const char *path;
 static int fd;
+static int master = -1;		/* PATH /dev/ptmx: the master side */
+static volatile sig_atomic_t sigios;	/* --async: SIGIOs received */
 static char *map;		/* --map: the first page, mapped before */
 static pid_t map_child;		/* --map: a child sharing that mapping */
 static const char *verdict;	/* an op's result other than ok/errno */
@@ -270,8 +279,17 @@ static int op_fork_read(void)
 	return errno ? -1 : 0;
 }
 
-/* One read or write through an io_uring, the result from its CQE. */
-static int uring_rw(int write)
+#ifndef BLOCK_URING_CMD_DISCARD
+#define BLOCK_URING_CMD_DISCARD _IO(0x12, 0)	/* linux/fs.h, 6.12 */
+#endif
+
+enum uring_op { URING_READ, URING_WRITE, URING_DISCARD };
+
+/*
+ * One read, write, or passthrough command (a block device's discard of
+ * its first 4 KiB) through an io_uring, the result from its CQE.
+ */
+static int uring_one(enum uring_op op)
 {
 	struct io_uring ring;
 	struct io_uring_sqe *sqe;
@@ -285,10 +303,16 @@ static int uring_rw(int write)
 		return -1;
 	}
 	sqe = io_uring_get_sqe(&ring);
-	if (write)
+	if (op == URING_WRITE) {
 		io_uring_prep_write(sqe, fd, &c, 1, 0);
-	else
+	} else if (op == URING_READ) {
 		io_uring_prep_read(sqe, fd, &c, 1, 0);
+	} else {
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, fd, NULL, 0, 0);
+		sqe->cmd_op = BLOCK_URING_CMD_DISCARD;
+		sqe->addr = 0;
+		sqe->addr3 = 4096;
+	}
 	err = io_uring_submit(&ring);
 	if (err == 1)
 		err = io_uring_wait_cqe(&ring, &cqe);
@@ -303,12 +327,23 @@ static int uring_rw(int write)
 
 static int op_io_uring_read(void)
 {
-	return uring_rw(0);
+	return uring_one(URING_READ);
 }
 
 static int op_io_uring_write(void)
 {
-	return uring_rw(1);
+	return uring_one(URING_WRITE);
+}
+
+static int op_uring_cmd_discard(void)
+{
+	return uring_one(URING_DISCARD);
+}
+
+/* The kernel reads the file itself: ENOEXEC unless it is a module. */
+static int op_finit_module(void)
+{
+	return syscall(SYS_finit_module, fd, "", 0);
 }
 
 /* POSIX AIO (glibc runs it on a thread of its own) */
@@ -383,6 +418,16 @@ static int op_fcntl_cloexec(void)
 static int op_ftruncate(void)
 {
 	return ftruncate(fd, 1);
+}
+
+static int op_open_trunc(void)
+{
+	int nfd = open(path, O_WRONLY | O_TRUNC);
+
+	if (nfd < 0)
+		return -1;
+	close(nfd);
+	return 0;
 }
 
 static int op_truncate(void)
@@ -581,6 +626,53 @@ static int op_fstat(void)
 	return fstat(fd, &st);
 }
 
+static void on_sigio(int sig)
+{
+	(void)sig;
+	sigios++;
+}
+
+/* --async: have the file's owner, this process, sent SIGIO. */
+static int set_async(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigio };
+	int fl = fcntl(fd, F_GETFL);
+
+	if (sigaction(SIGIO, &sa, NULL) || fl < 0 ||
+	    fcntl(fd, F_SETOWN, getpid()) || fcntl(fd, F_SETFL, fl | O_ASYNC)) {
+		printf("async: %s\n", strerrorname_np(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int op_sigio(void)
+{
+	int i;
+
+	sigios = 0;
+	if (master < 0 || write(master, "x\n", 2) != 2)
+		return -1;
+	for (i = 0; i < 100 && !sigios; i++)
+		usleep(10000);
+	verdict = sigios ? "ok" : "none";
+	return 0;
+}
+
+/* PATH /dev/ptmx: open a new pseudo-terminal's slave as the file. */
+static int open_pty(void)
+{
+	const char *slave;
+
+	master = posix_openpt(O_RDWR | O_NOCTTY);
+	if (master < 0 || grantpt(master) || unlockpt(master) ||
+	    !(slave = ptsname(master)))
+		return -1;
+	setenv("PROBE_PATH", slave, 1);
+	path = strdup(slave);
+	return open(path, O_RDWR | O_NOCTTY);
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(void);
@@ -608,6 +700,9 @@ static const struct {
 	{ "fork_read", op_fork_read },
 	{ "io_uring_read", op_io_uring_read },
 	{ "io_uring_write", op_io_uring_write },
+	{ "uring_cmd_discard", op_uring_cmd_discard },
+	{ "finit_module", op_finit_module },
+	{ "sigio", op_sigio },
 	{ "aio_read", op_aio_read },
 	{ "aio_write", op_aio_write },
 	{ "flock", op_flock },
@@ -618,6 +713,7 @@ static const struct {
 	{ "fcntl_cloexec", op_fcntl_cloexec },
 	{ "ftruncate", op_ftruncate },
 	{ "truncate", op_truncate },
+	{ "open_trunc", op_open_trunc },
 	{ "proc_fd", op_proc_fd },
 	{ "opath_reopen", op_opath_reopen },
 	{ "opath_linkat", op_opath_linkat },
@@ -670,7 +766,7 @@ static int map_first_page(void)
 int main(int argc, char **argv)
 {
 	const char *before = NULL;
-	bool want_map = false, fill = false, rdonly = false;
+	bool want_map = false, fill = false, rdonly = false, async = false;
 	int i = 1, ret = 0;
 
 	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
@@ -680,19 +776,26 @@ int main(int argc, char **argv)
 			rdonly = true;
 		else if (!strcmp(argv[i], "--fill"))
 			fill = true;
+		else if (!strcmp(argv[i], "--async"))
+			async = true;
 		else if (!strcmp(argv[i], "--before") && i + 1 < argc)
 			before = argv[++i];
 		else
 			break;
 	}
 	if (argc - i < 2) {
-		fprintf(stderr, "usage: probe [--rdonly] [--map] [--fill] [--before CMD] PATH OP...\n");
+		fprintf(stderr, "usage: probe [--rdonly] [--map] [--fill] [--async] [--before CMD] PATH OP...\n");
 		return 2;
 	}
 	path = argv[i++];
-	fd = rdonly ? -1 : open(path, O_RDWR);
-	if (fd < 0)
-		fd = open(path, O_RDONLY);
+	if (!strcmp(path, "/dev/ptmx")) {
+		fd = open_pty();
+	} else {
+		setenv("PROBE_PATH", path, 1);
+		fd = rdonly ? -1 : open(path, O_RDWR);
+		if (fd < 0)
+			fd = open(path, O_RDONLY);
+	}
 	if (fd < 0) {
 		printf("first open: %s\n", strerrorname_np(errno));
 		return 1;
@@ -702,6 +805,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (want_map && map_first_page())
+		return 1;
+	if (async && set_async())
 		return 1;
 	if (before) {
 		fflush(stdout);

@@ -144,6 +144,67 @@ teardown() {
 	[ "$(stat -c %s "$F")" = "$size" ]
 }
 
+@test "open with O_TRUNC fails with EIO and leaves the file's size" {
+	local size
+	size=$(stat -c %s "$F")
+	run "$PROBE" --before "$ADD" "$F" open_trunc
+	expect_lines "open_trunc: EIO"
+	[ "$(stat -c %s "$F")" = "$size" ]
+}
+
+# ---- other ways into the kernel ------------------------------------------
+
+@test "a 32-bit process's ioctls work on a file that is not revoked" {
+	need_probe32
+	run "$PROBE32" "$F" fionread figetbsz
+	expect_lines "fionread: ok" "figetbsz: ok"
+}
+
+@test "a 32-bit process's ioctls (FIONREAD, FIGETBSZ) fail with EIO" {
+	need_probe32
+	run "$PROBE32" --before "$ADD" "$F" fionread figetbsz
+	expect_lines "fionread: EIO" "figetbsz: EIO"
+}
+
+@test "finit_module of a descriptor opened before add fails with EIO in kernel_read_file" {
+	revoke-bpf events --count 1 > /tmp/events.out &
+	local ev=$!
+	wait_subscribed 1
+	run "$PROBE" --rdonly --before "$ADD" "$F" finit_module
+	expect_lines "finit_module: EIO"
+	wait $ev
+	grep -q " comm=probe dev=$(devof "$F") ino=$(stat -c %i "$F") hook=kernel_read_file op=read " /tmp/events.out
+}
+
+@test "an io_uring passthrough command (block discard) on a revoked loop device fails with EIO" {
+	dd if=/dev/zero of=/tmp/blk.img bs=1M count=1 2>/dev/null
+	local dev
+	dev=$(losetup -f)
+	losetup "$dev" /tmp/blk.img
+	run "$PROBE" "$dev" uring_cmd_discard
+	if [ "$output" != "uring_cmd_discard: ok" ]; then
+		losetup -d "$dev"
+		skip "this kernel's block devices take no io_uring command ($output)"
+	fi
+	run "$PROBE" --before "revoke-bpf add --no-release $dev >/dev/null" "$dev" uring_cmd_discard
+	revoke-bpf del "$dev" >/dev/null
+	losetup -d "$dev"
+	expect_lines "uring_cmd_discard: EIO"
+}
+
+@test "a pty's SIGIO reaches the owner of a slave that is not revoked" {
+	run "$PROBE" --async /dev/ptmx sigio
+	expect_lines "sigio: ok"
+}
+
+@test "SIGIO of a revoked pty slave is not sent to its owner" {
+	[ "$(prog_state revoke_file_send_sigiotask)" = attached ] ||
+		skip "this kernel's fown_struct has no file for file_send_sigiotask (Linux 6.12)"
+	run "$PROBE" --async --before 'revoke-bpf add --no-release "$PROBE_PATH" >/dev/null' \
+		/dev/ptmx sigio
+	expect_lines "sigio: none"
+}
+
 # ---- mappings ------------------------------------------------------------
 
 @test "mprotect of a mapping add could not replace (traced holder) fails with EIO" {
@@ -194,4 +255,23 @@ mount_overlay() {
 		/tmp/ovl/merged/file read open
 	revoke-bpf del /tmp/ovl/merged/file >/dev/null
 	expect_lines "read: EIO" "open: EIO"
+}
+
+@test "a copy-up of a revoked lower file fails with EIO and copies nothing" {
+	mount_overlay
+	revoke /tmp/ovl/lower/file
+	run "$PROBE" /tmp/ovl/merged/file write
+	revoke-bpf del /tmp/ovl/lower/file >/dev/null
+	expect_lines "first open: EIO"
+	[ ! -e /tmp/ovl/upper/file ]
+}
+
+@test "an mmap through overlayfs of a revoked lower file fails with EIO" {
+	[ "$(prog_state revoke_mmap_backing_file)" = attached ] ||
+		skip "this kernel has no mmap_backing_file hook (Linux 6.12)"
+	mount_overlay
+	run "$PROBE" --rdonly --before "revoke-bpf add /tmp/ovl/lower/file >/dev/null" \
+		/tmp/ovl/merged/file mmap
+	revoke-bpf del /tmp/ovl/lower/file >/dev/null
+	expect_lines "mmap: EIO"
 }

@@ -3,6 +3,7 @@
 
 REPO=$(cd "$(dirname "${BATS_TEST_FILENAME}")/../.." && pwd)
 PROBE=$REPO/build/tests/probe
+PROBE32=$REPO/build/tests/probe32
 ASUSER=$REPO/build/tests/asuser
 CTLSEND=$REPO/build/tests/ctlsend
 DAEMON_LOG=/tmp/revoke-bpfd.log
@@ -167,4 +168,30 @@ lets_go_of_all() {
 	done
 	echo "revoke-bpfd still traces:" $held >&2
 	return 1
+}
+
+# need_probe32: skip the test unless the 32-bit probe was built (gcc-multilib)
+# and this kernel runs 32-bit programs (IA32 emulation).
+need_probe32() {
+	[ -x "$PROBE32" ] ||
+		skip "no build/tests/probe32: install gcc-multilib and rebuild"
+	"$PROBE32" /dev/null read >/dev/null 2>&1 ||
+		skip "this kernel runs no 32-bit programs (ia32_emulation=0?)"
+}
+
+# prog_state NAME: what status says of program NAME (attached, skipped, ...)
+prog_state() {
+	revoke-bpf status | sed -n "s/^program\.$1  *//p"
+}
+
+# nr_attached: how many programs status says are attached.
+nr_attached() {
+	revoke-bpf status | grep -c '^program\.[a-z_]* *attached$'
+}
+
+# all_attached: status says every program this kernel can run is attached.
+all_attached() {
+	local n
+	n=$(nr_attached)
+	revoke-bpf status | grep -qx "programs_attached  *$n/$n"
 }
