@@ -89,7 +89,6 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/revoke.bpf.o: bpf/extra_hooks.bpf.h
 $(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
 $(BUILD)/holders.o: $(BUILD)/holders.skel.h
 
