@@ -57,10 +57,10 @@ setup() {
 	[[ $output == *"tests/vm/run: time limit of 1s passed"* ]]
 }
 
-@test "an unknown kernel flavour is refused" {
+@test "an unknown kernel name is refused with exit 2" {
 	run "$RUN" --kernel nosuch -- true
 	[ "$status" -eq 2 ]
-	[ "$output" = "tests/vm/run: unknown kernel flavour 'nosuch' (expected generic or cloud)" ]
+	[ "$output" = "tests/vm/run: unknown kernel 'nosuch' (expected 6.1, 6.12, newest, generic or cloud)" ]
 }
 
 @test "a --file that does not exist is reported with exit 94" {
