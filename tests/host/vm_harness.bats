@@ -20,6 +20,50 @@ setup() {
 	[[ ",$output," == *",bpf,"* ]]
 }
 
+# The version of the linux-image-VER package the machine's apt names.
+default_kernel() {
+	apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/ { sub(/^linux-image-/, "", $2); print $2; exit }'
+}
+newest_612() {
+	apt-cache pkgnames linux-image-6.12. | grep -E '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64-unsigned$' |
+		sort -V | tail -n1 | sed 's/^linux-image-//; s/-unsigned$//'
+}
+
+@test "--kernel 6.1 boots Debian 12's kernel, ext4 with its softdep crc32c" {
+	local v
+	v=$(default_kernel)
+	[[ $v == 6.1.* ]]
+	run "$RUN" --kernel 6.1 --module ext4 -- sh -c 'uname -r; cat /etc/revoke-vm/modules'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$v"$'\ncrc32c_generic\njbd2\nmbcache\ncrc16\next4' ]
+}
+
+@test "--kernel 6.12 boots Debian 12's newest 6.12; fuse, built in, is accepted" {
+	local v
+	v=$(newest_612)
+	[[ $v == 6.12.*+deb12-amd64 ]]
+	run "$RUN" --kernel 6.12 --module fuse --module loop -- \
+		sh -c 'uname -r; cat /etc/revoke-vm/modules; grep -w fuse /proc/filesystems'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$v"$'\nloop\nnodev\tfuse' ]
+}
+
+@test "--kernel newest boots Debian unstable's kernel and says which, .ko.xz modules load" {
+	run "$RUN" --kernel newest --module btrfs -- sh -c 'uname -r; cut -d" " -f1 /proc/modules | sort'
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} =~ ^tests/vm/run:\ kernel\ ([0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64)\ \(newest:\ Debian\ unstable\)$ ]]
+	local v=${BASH_REMATCH[1]}
+	[ "$output" = "tests/vm/run: kernel $v (newest: Debian unstable)"$'\n'"$v"$'\nbtrfs\nlibblake2b\nraid6_pq\nxor' ]
+}
+
+@test "a module that no kernel file or built-in has is reported with exit 94" {
+	local v
+	v=$(newest_612)
+	run "$RUN" --kernel 6.12 --module nosuch -- true
+	[ "$status" -eq 94 ]
+	[ "$output" = "tests/vm/run: no kernel module 'nosuch' in $v, neither a file nor built in" ]
+}
+
 @test "the command's exit status and output are relayed" {
 	run "$RUN" -- sh -c 'echo out; echo err >&2; exit 7'
 	[ "$status" -eq 7 ]
@@ -57,10 +101,10 @@ setup() {
 	[[ $output == *"tests/vm/run: time limit of 1s passed"* ]]
 }
 
-@test "an unknown kernel flavour is refused" {
+@test "an unknown kernel name is refused with exit 2" {
 	run "$RUN" --kernel nosuch -- true
 	[ "$status" -eq 2 ]
-	[ "$output" = "tests/vm/run: unknown kernel flavour 'nosuch' (expected generic or cloud)" ]
+	[ "$output" = "tests/vm/run: unknown kernel 'nosuch' (expected 6.1, 6.12, newest, generic or cloud)" ]
 }
 
 @test "a --file that does not exist is reported with exit 94" {
@@ -78,6 +122,18 @@ setup() {
 		run "$RUN" -- true
 	[ "$status" -eq 90 ]
 	[ "$output" = "tests/vm/run: cannot fetch the guest kernel: apt-cache knows no package that linux-image-amd64 depends on (run apt-get update)" ]
+}
+
+@test "a newest kernel that unstable's lists do not name is reported with exit 90" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nexit 100\n' > "$BATS_TEST_TMPDIR/bin/apt-get"
+	printf '#!/bin/sh\nexit 0\n' > "$BATS_TEST_TMPDIR/bin/apt-cache"
+	chmod +x "$BATS_TEST_TMPDIR"/bin/*
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH REVOKE_VM_CACHE=$BATS_TEST_TMPDIR/cache \
+		run "$RUN" --kernel newest -- true
+	[ "$status" -eq 90 ]
+	[ "$output" = "tests/vm/run: cannot fetch the newest kernel: Debian unstable's lists ($BATS_TEST_TMPDIR/cache/apt-sid) name no package that linux-image-amd64 depends on (is the archive reachable?)" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/cache/apt-sid/sources.list" | cut -d' ' -f1,3-)" = "deb sid main" ]
 }
 
 @test "a guest that does not boot is reported with exit 91" {
