@@ -159,14 +159,18 @@ four_k() {
 
 # ---- reflink and dedupe ----------------------------------------------------
 
-# reflink_case FS WHICH OP: on /mnt/FS, OP between two 4 KiB files, after
-# revoking the source (WHICH=src) or the destination (WHICH=dst).
-reflink_case() {
-	local d=/mnt/$1
-	four_k "$d/src.$2.$3"
-	four_k "$d/dst.$2.$3"
-	run "$REFLINK" --before "revoke-bpf add $d/$2.$2.$3 >/dev/null" \
-		"$d/src.$2.$3" "$d/dst.$2.$3" "$3"
+# reflink_denied FS WHICH: on /mnt/FS, FICLONE, FICLONERANGE and
+# FIDEDUPERANGE between two 4 KiB files, each after revoking the source
+# (WHICH=src) or the destination (WHICH=dst), fail with EIO.
+reflink_denied() {
+	local d=/mnt/$1 op
+	for op in clone clone_range dedupe; do
+		four_k "$d/src.$2.$op"
+		four_k "$d/dst.$2.$op"
+		run "$REFLINK" --before "revoke-bpf add $d/$2.$2.$op >/dev/null" \
+			"$d/src.$2.$op" "$d/dst.$2.$op" "$op"
+		expect_lines "$op: EIO"
+	done
 }
 
 @test "reflink works between files that are not revoked (xfs and btrfs)" {
@@ -179,31 +183,19 @@ reflink_case() {
 }
 
 @test "xfs: FICLONE, FICLONERANGE and FIDEDUPERANGE from a revoked file fail with EIO" {
-	for op in clone clone_range dedupe; do
-		reflink_case xfs src $op
-		expect_lines "$op: EIO"
-	done
+	reflink_denied xfs src
 }
 
 @test "xfs: FICLONE, FICLONERANGE and FIDEDUPERANGE into a revoked file fail with EIO" {
-	for op in clone clone_range dedupe; do
-		reflink_case xfs dst $op
-		expect_lines "$op: EIO"
-	done
+	reflink_denied xfs dst
 }
 
 @test "btrfs: FICLONE, FICLONERANGE and FIDEDUPERANGE from a revoked file fail with EIO" {
-	for op in clone clone_range dedupe; do
-		reflink_case btrfs src $op
-		expect_lines "$op: EIO"
-	done
+	reflink_denied btrfs src
 }
 
 @test "btrfs: FICLONE, FICLONERANGE and FIDEDUPERANGE into a revoked file fail with EIO" {
-	for op in clone clone_range dedupe; do
-		reflink_case btrfs dst $op
-		expect_lines "$op: EIO"
-	done
+	reflink_denied btrfs dst
 }
 
 # ---- overlayfs ---------------------------------------------------------------
