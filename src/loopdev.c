@@ -110,6 +110,12 @@ static void look_at(struct loopdev_set *set, const struct revoke_key *key,
 	if (known(set, n) || !bound(n))
 		return;
 	fd = open_loop(n);
+	/*
+	 * EIO: the hooks deny its node (revoked by path) or its number:
+	 * nothing but root's own mknod'd nodes reaches it any more.
+	 */
+	if (fd == -EIO)
+		return;
 	if (fd < 0) {
 		if (!set->scan_failed[0])
 			snprintf(set->scan_failed, sizeof(set->scan_failed),
