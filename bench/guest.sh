@@ -59,8 +59,11 @@ pipeline_row() {
 
 echo "BENCH-JSON-BEGIN"
 printf '{"kernel": "%s", "cpus": %d,\n"hooks": ' "$(uname -r)" "$(nproc)"
+# its notices (programs this kernel cannot run) would land in the JSON:
+# the guest's stderr is its console too
 "$B/hookbench" --rounds "$rounds" --dd-count "$dd_count" --loops "$loops" \
-	--levels "$levels"
+	--levels "$levels" 2>/tmp/hookbench.err ||
+	{ cat /tmp/hookbench.err; exit 1; }
 revoke-bpfd >/tmp/revoke-bpfd.log 2>&1 &
 until revoke-bpf status >/dev/null 2>&1; do sleep 0.1; done
 # the rows' rounds interleaved: round r of every row before round r + 1

@@ -31,6 +31,7 @@
 #include "key.h"
 #include "loopdev.h"
 #include "lsm_check.h"
+#include "fs_layout.h"
 #include "named.h"
 #include "pipeline.h"
 #include "policy.h"
@@ -580,6 +581,13 @@ static int request_keys(struct daemon *d, const struct ctl_peer *peer,
 	int err;
 
 	memset(nf, 0, sizeof(*nf));
+	/* a btrfs or overlay module loaded since: its files can be named now */
+	err = fs_layout_update(d->rb.layout_fd, false);
+	if (err < 0) {
+		resp_err(resp, -err, "cannot update revoke_layout: %s",
+			 strerror(-err));
+		return -1;
+	}
 	if (req->has_path) {
 		if (peer->sent_fd < 0) {
 			resp_err(resp, EINVAL, "bad request: path comes with a "
@@ -591,8 +599,8 @@ static int request_keys(struct daemon *d, const struct ctl_peer *peer,
 				 "the kernel: %s", req->path, d->pipeline.why);
 			return -1;
 		}
-		err = named_file(&d->pipeline.holders, d->rb.layout_fd,
-				 peer->sent_fd, nf, why, sizeof(why));
+		err = named_file(&d->pipeline.holders, peer->sent_fd, nf, why,
+				 sizeof(why));
 		if (err)
 			resp_err(resp, -err, "'%s': %s", req->path, why);
 		return err ? -1 : 0;
@@ -1188,6 +1196,12 @@ static int start(struct daemon *d, const struct options *o)
 		fprintf(stderr, "revoke-bpfd: cannot write revoke_reach: %s; a "
 			"revoked tty will not be hung up after the deny\n",
 			strerror(-ret));
+	ret = fs_layout_update(d->rb.layout_fd, true);
+	if (ret < 0) {
+		fprintf(stderr, "revoke-bpfd: cannot fill revoke_layout: %s\n",
+			strerror(-ret));
+		goto fail;
+	}
 	pipeline_init(&d->pipeline, &d->rb);
 	if (d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid());

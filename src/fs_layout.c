@@ -176,21 +176,6 @@ int fs_layout_overlayfs(const struct btf *btf, struct revoke_fs_layout *l)
 	return 0;
 }
 
-/*
- * The BTF that describes module @mod's types: its own if it is a loaded
- * module, vmlinux's if it is built in (or not loaded: then the struct is
- * simply not found).
- */
-static struct btf *module_btf(const char *mod, struct btf *vmlinux)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", mod);
-	if (access(path, R_OK))
-		return NULL;
-	return btf__parse_split(path, vmlinux);
-}
-
 static const struct {
 	const char *module;
 	__u32 flag;
@@ -203,21 +188,27 @@ static const struct {
 /**
  * fs_layout_update() - fill in the parts of "revoke_layout" still unknown
  * @fd: the revoke_layout map
+ * @builtin: also look in vmlinux's BTF, for a filesystem built in (at
+ *	start-up: parsing it costs milliseconds); else only at modules
+ *	loaded since (/sys/kernel/btf/MODULE)
  *
- * Called before revoke-bpfd names any file: a filesystem that is neither
- * built in nor loaded has no file that could be named, and a part once
- * filled in stays (a module reloaded is the same build).  A part that
- * cannot be filled in is left unknown: btrfs files then keep s_dev in
- * their key, overlayfs files are checked as themselves only.
+ * Called when revoke-bpfd starts and before it names any file, by path
+ * or by number: a filesystem that is neither built in nor loaded has no
+ * file that could be named, nor an overlayfs file open on one, and a
+ * part once filled in stays (a module reloaded is the same build).  A
+ * part that cannot be filled in is left unknown: btrfs files then keep
+ * s_dev in their key, overlayfs files are checked as themselves only.
  *
  * Return: the REVOKE_LAYOUT_* parts known now, or a negative errno if the
  * map cannot be read or written.
  */
-int fs_layout_update(int fd)
+int fs_layout_update(int fd, bool builtin)
 {
 	struct revoke_fs_layout l = {};
 	struct btf *vmlinux = NULL, *btf;
 	__u32 zero = 0, before, now;
+	char path[128];
+	bool loaded;
 	size_t i;
 
 	if (bpf_map_lookup_elem(fd, &zero, &l))
@@ -226,11 +217,16 @@ int fs_layout_update(int fd)
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (l.flags & parts[i].flag)
 			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/btf/%s",
+			 parts[i].module);
+		loaded = !access(path, R_OK);
+		if (!loaded && !builtin)
+			continue;
 		if (!vmlinux)
 			vmlinux = btf__load_vmlinux_btf();
 		if (!vmlinux)
 			break;
-		btf = module_btf(parts[i].module, vmlinux);
+		btf = loaded ? btf__parse_split(path, vmlinux) : NULL;
 		parts[i].fill(btf ? btf : vmlinux, &l);
 		btf__free(btf);
 	}

@@ -6,6 +6,8 @@
 #ifndef REVOKE_FS_LAYOUT_H
 #define REVOKE_FS_LAYOUT_H
 
+#include <stdbool.h>
+
 #include <bpf/btf.h>
 
 #include "revoke_bpf.h"
@@ -14,6 +16,6 @@ int fs_layout_offset(const struct btf *btf, const char *sname,
 		     const char *member, long *off);
 int fs_layout_btrfs(const struct btf *btf, struct revoke_fs_layout *l);
 int fs_layout_overlayfs(const struct btf *btf, struct revoke_fs_layout *l);
-int fs_layout_update(int fd);
+int fs_layout_update(int fd, bool builtin);
 
 #endif /* REVOKE_FS_LAYOUT_H */

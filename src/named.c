@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fs_layout.h"
 #include "named.h"
 
 static void add_key(struct named_file *nf, const struct revoke_key *key)
@@ -54,8 +53,7 @@ static int overlay_keys(struct named_file *nf, char *why, size_t whylen)
 
 /**
  * named_file() - the keys of the file a client's descriptor refers to
- * @h: the loaded iterators
- * @layout_fd: the "revoke_layout" map, brought up to date first
+ * @h: the loaded iterators (their revoke_layout brought up to date)
  * @fd: the descriptor (in this process)
  * @nf: the result
  * @why: on failure, a one-line reason
@@ -64,18 +62,12 @@ static int overlay_keys(struct named_file *nf, char *why, size_t whylen)
  * Return: 0, -EISDIR for a directory, -ENOENT if an overlayfs file's real
  * files cannot be found, or another negative errno.
  */
-int named_file(struct holders *h, int layout_fd, int fd, struct named_file *nf,
-	       char *why, size_t whylen)
+int named_file(struct holders *h, int fd, struct named_file *nf, char *why,
+	       size_t whylen)
 {
 	int ret;
 
 	memset(nf, 0, sizeof(*nf));
-	ret = fs_layout_update(layout_fd);
-	if (ret < 0) {
-		snprintf(why, whylen, "cannot update revoke_layout: %s",
-			 strerror(-ret));
-		return ret;
-	}
 	ret = holders_ident(h, fd, &nf->id);
 	if (ret) {
 		snprintf(why, whylen, "cannot read what the descriptor refers "

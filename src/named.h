@@ -25,7 +25,7 @@ struct named_file {
 	size_t nkeys;
 };
 
-int named_file(struct holders *h, int layout_fd, int fd, struct named_file *nf,
-	       char *why, size_t whylen);
+int named_file(struct holders *h, int fd, struct named_file *nf, char *why,
+	       size_t whylen);
 
 #endif /* REVOKE_NAMED_H */

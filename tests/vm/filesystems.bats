@@ -138,8 +138,11 @@ four_k() {
 	[[ $output == *"\"dev\":\"$(devof /mnt/btrfs/sv2/named)\""*"\"path\":\"/mnt/btrfs/sv2/named\""* ]]
 }
 
-@test "btrfs: add INODE --dev with the subvolume's device revokes that file only" {
+@test "btrfs: add INODE --dev with the subvolume's device, a fresh daemon's first add, revokes that file only" {
 	[ "$(stat -c %i /mnt/btrfs/sv1/byino)" = "$(stat -c %i /mnt/btrfs/sv2/byino)" ]
+	# nothing pinned: no add by path has taught the programs btrfs yet
+	unload_all
+	start_daemon
 	revoke-bpf add "$(stat -c %i /mnt/btrfs/sv1/byino)" --dev "$(devof /mnt/btrfs/sv1/byino)" >/dev/null
 	run cat /mnt/btrfs/sv2/byino
 	[ "$output" = two ]
@@ -243,6 +246,17 @@ overlay() {
 	run "$PROBE" --rdonly --map --before "revoke-bpf add /tmp/l4/f >/dev/null" \
 		/mnt/ovl4/f read mmap io_uring_read map_read open
 	expect_lines "read: EIO" "mmap: EIO" "io_uring_read: EIO" "map_read: SIGBUS" "open: EIO"
+}
+
+@test "overlayfs: a fresh daemon's first add, by number, of a lower file cuts off the overlay's descriptors" {
+	mkdir -p /tmp/l9 && echo lower > /tmp/l9/f
+	overlay ovl9 /tmp/l9 /tmp
+	unload_all
+	start_daemon
+	run "$PROBE" --rdonly --before \
+		"revoke-bpf add $(stat -c %i /tmp/l9/f) --dev $(devof /tmp/l9/f) >/dev/null" \
+		/mnt/ovl9/f read mmap ioctl
+	expect_lines "read: EIO" "mmap: EIO" "ioctl: EIO"
 }
 
 @test "overlayfs: a copied-up file is revoked with its upper and its lower file" {
