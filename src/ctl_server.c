@@ -219,8 +219,8 @@ bool ctl_peer_in_group(const struct ctl_peer *peer, gid_t gid)
  * @lfd: the listening socket from ctl_listen()
  * @handler: turns a request into a response
  * @may_send_fd: whether a peer's request may carry a descriptor; the
- *	descriptors of any other peer are dropped unseen (the daemon never
- *	closes a file an unprivileged peer chose, whose flush could block)
+ *	kernel drops any other peer's unseen (no flush runs, but the file's
+ *	last release runs in this thread: issue 21)
  * @ctx: passed to @handler and @may_send_fd
  */
 void ctl_serve_one(int lfd, ctl_handler_fn handler,
