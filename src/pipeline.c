@@ -580,19 +580,9 @@ static void handle_stop(struct run *run, struct holder_work *w,
 	err = tracee_attach(&t, p->tgid, w->pidfd, STOP_TIMEOUT_MS, why,
 			    sizeof(why));
 	w->pidfd = -1;	/* the tracee's now */
-	if (err == -ESRCH) {
-		int pidfd = holder_pidfd(p);
-
-		if (pidfd < 0)
-			return;	/* it exited, and let go of everything */
-		/*
-		 * Alive, yet no thread stopped: each is in a wait that no
-		 * signal ends (an unanswered FUSE request, say).  What it
-		 * holds stays: say so.
-		 */
-		close(pidfd);
-	}
 	if (err) {
+		if (err == -ESRCH)
+			return;	/* it exited, and let go of everything */
 		res->rep.fds += p->nfds;
 		res->rep.mappings += p->nvmas;
 		fail(res, p->tgid, 0, "stop", "%s", why);
