@@ -36,12 +36,7 @@ int BPF_PROG(revoke_file_ioctl_compat, struct file *file, unsigned int cmd,
 
 	if (ret || !armed)
 		return ret;
-	/* a 32-bit LOOP_SET_FD or LOOP_CONFIGURE (reach.bpf.h) */
-	ret = check_loop_ioctl(file, cmd, arg, armed);
-	if (ret)
-		return ret;
-	return check_file(file, armed, REVOKE_HOOK_FILE_IOCTL_COMPAT,
-			  REVOKE_OP_IOCTL, cmd);
+	return check_ioctl(file, cmd, arg, armed, REVOKE_HOOK_FILE_IOCTL_COMPAT);
 }
 
 /*

@@ -453,6 +453,21 @@ int BPF_PROG(revoke_mmap_file, struct file *file, unsigned long reqprot,
 			  prot);
 }
 
+/*
+ * An ioctl on @file, or one setting up a loop device on a revoked file
+ * (reach.bpf.h); @hook tells the 64-bit entry from the 32-bit one.
+ */
+static __always_inline int check_ioctl(struct file *file, unsigned int cmd,
+				       unsigned long arg, __u32 armed,
+				       __u32 hook)
+{
+	int ret = check_loop_ioctl(file, cmd, arg, armed);
+
+	if (ret)
+		return ret;
+	return check_file(file, armed, hook, REVOKE_OP_IOCTL, cmd);
+}
+
 SEC("lsm/file_ioctl")
 int BPF_PROG(revoke_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
@@ -461,12 +476,7 @@ int BPF_PROG(revoke_file_ioctl, struct file *file, unsigned int cmd,
 
 	if (ret || !armed)
 		return ret;
-	/* a loop device set up on a revoked file (reach.bpf.h) */
-	ret = check_loop_ioctl(file, cmd, arg, armed);
-	if (ret)
-		return ret;
-	return check_file(file, armed, REVOKE_HOOK_FILE_IOCTL, REVOKE_OP_IOCTL,
-			  cmd);
+	return check_ioctl(file, cmd, arg, armed, REVOKE_HOOK_FILE_IOCTL);
 }
 
 SEC("lsm/file_open")
