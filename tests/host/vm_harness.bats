@@ -50,6 +50,7 @@ newest_612() {
 
 @test "--kernel newest boots Debian unstable's kernel and says which, .ko.xz modules load" {
 	run "$RUN" --kernel newest --module btrfs -- sh -c 'uname -r; cut -d" " -f1 /proc/modules | sort'
+	echo "$output"	# shown if the test fails
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} =~ ^tests/vm/run:\ kernel\ ([0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64)\ \(newest:\ Debian\ unstable\)$ ]]
 	local v=${BASH_REMATCH[1]}
