@@ -132,8 +132,18 @@ static __always_inline __u32 fd_cloexec(struct task_struct *task, __u32 fd)
 	return (word >> (fd % (8 * sizeof(word)))) & 1;
 }
 
-/* A process never reported as a holder: revoke-bpfd (holders_skip()). */
+/*
+ * Processes never reported as holders (holders_skip()): revoke-bpfd, and
+ * the client whose request is being served, which may still hold the
+ * descriptor it sent for an instant after sending it.
+ */
 __u32 holder_self;
+__u32 holder_peer;
+
+static __always_inline bool skipped(struct task_struct *task)
+{
+	return task->tgid == holder_self || task->tgid == holder_peer;
+}
 
 SEC("iter/task_file")
 int revoke_holder_fds(struct bpf_iter__task_file *ctx)
@@ -143,7 +153,7 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 	struct revoke_holder rec = {};
 	int match;
 
-	if (!task || !file || task->tgid == holder_self)
+	if (!task || !file || skipped(task))
 		return 0;
 	match = target_file(file, &rec);
 	if (match < 0)
@@ -170,7 +180,7 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	struct revoke_holder rec = {};
 	struct file *file;
 
-	if (!task || !vma || task->tgid == holder_self)
+	if (!task || !vma || skipped(task))
 		return 0;
 	file = vma->vm_file;
 	if (!file || target_file(file, &rec) < 0)

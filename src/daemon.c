@@ -682,7 +682,11 @@ static int do_add(struct daemon *d, const struct ctl_peer *peer,
 	}
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
 	resp_keys(resp, &nf);
+	if (req->has_path && d->pipeline.ready)
+		holders_skip(&d->pipeline.holders, getpid(), peer->pid);
 	run_pipeline(d, nf.keys, nf.nkeys, req, resp);
+	if (req->has_path && d->pipeline.ready)
+		holders_skip(&d->pipeline.holders, getpid(), 0);
 	/* the loop devices backed by each file, by their own numbers */
 	for (i = 0; i < nf.nkeys; i++) {
 		loopdev_revoke_file(&loops, &d->rb, &d->pipeline, &nf.keys[i]);
@@ -1204,7 +1208,7 @@ static int start(struct daemon *d, const struct options *o)
 	}
 	pipeline_init(&d->pipeline, &d->rb);
 	if (d->pipeline.ready)
-		holders_skip(&d->pipeline.holders, getpid());
+		holders_skip(&d->pipeline.holders, getpid(), 0);
 	if (!d->pipeline.ready)
 		fprintf(stderr, "revoke-bpfd: %s; revocation will deny new "
 			"operations but not find holders, wake waiters or "

@@ -529,12 +529,15 @@ out:
 }
 
 /**
- * holders_skip() - never report @tgid as a holder
+ * holders_skip() - never report these processes as holders
  * @h: the loaded iterators
- * @tgid: revoke-bpfd itself: the descriptor a client sends it names the
+ * @self: revoke-bpfd itself: the descriptor a client sends it names the
  *	very file it revokes, for the length of the request
+ * @peer: the client of that request, which closes its own descriptor of
+ *	the file right after sending it (0: none)
  */
-void holders_skip(struct holders *h, pid_t tgid)
+void holders_skip(struct holders *h, pid_t self, pid_t peer)
 {
-	h->skel->bss->holder_self = (__u32)tgid;
+	h->skel->bss->holder_self = (__u32)self;
+	h->skel->bss->holder_peer = (__u32)peer;
 }

@@ -89,7 +89,7 @@ struct holder_threads {
 
 int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen);
 int holders_ident(struct holders *h, int fd, struct revoke_ident *id);
-void holders_skip(struct holders *h, pid_t tgid);
+void holders_skip(struct holders *h, pid_t self, pid_t peer);
 void holders_close(struct holders *h);
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);
