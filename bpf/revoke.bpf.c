@@ -584,6 +584,7 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 }
 
 #include "extra_hooks.bpf.h"
+#include "meta_hooks.bpf.h"
 
 /*
  * Free @key's slot, as revoke_table_delete() does; true if this did.  A

@@ -5,9 +5,9 @@
  * A BPF LSM program attaches to the kernel function bpf_lsm_<hook>; a
  * kernel without that function (file_truncate came in 6.2,
  * mmap_backing_file in 6.12) would refuse the whole object.  So before
- * the load, every program whose hook the kernel's BTF lacks, or which
- * needs a structure member it lacks, is set not to load, and is reported
- * as skipped.  The other programs load as before.
+ * the load, every program whose hook the kernel's BTF lacks, or has with
+ * other parameters, or which needs a structure member it lacks, is set
+ * not to load, and is reported as skipped.  The other programs load as before.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +33,19 @@ static const struct {
 } member_needs[] = {
 	/* fown_struct's back pointer to its file: Linux 6.12 */
 	{ "revoke_file_send_sigiotask", "fown_struct", "file" },
+};
+
+/*
+ * Programs for one shape of a hook whose parameters changed: the number
+ * of parameters the hook must have.  notify_change() passes the mount's
+ * idmap before the dentry since Linux 6.3.
+ */
+static const struct {
+	const char *prog;
+	int nargs;
+} shape_needs[] = {
+	{ "revoke_inode_setattr", 3 },
+	{ "revoke_inode_setattr_6_1", 2 },
 };
 
 /**
@@ -69,6 +82,30 @@ bool revoke_btf_has_hook(const struct btf *btf, const char *hook)
 }
 
 /**
+ * revoke_btf_hook_nargs() - how many parameters a kernel's LSM hook has
+ * @btf: the kernel's BTF
+ * @hook: the hook's name, e.g. "inode_setattr"
+ *
+ * Return: the number of parameters of bpf_lsm_@hook, or -1 if @btf has
+ * no such function.
+ */
+int revoke_btf_hook_nargs(const struct btf *btf, const char *hook)
+{
+	const struct btf_type *t;
+	char name[128];
+	int n, id;
+
+	n = snprintf(name, sizeof(name), HOOK_FUNC_PREFIX "%s", hook);
+	if (n < 0 || (size_t)n >= sizeof(name))
+		return -1;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	if (id <= 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	return t && btf_is_func_proto(t) ? btf_vlen(t) : -1;
+}
+
+/**
  * revoke_btf_has_member() - does a kernel structure have a member?
  * @btf: the kernel's BTF
  * @type: the structure's name, without "struct "
@@ -101,8 +138,8 @@ bool revoke_btf_has_member(const struct btf *btf, const char *type,
  * @why: if not, what the kernel lacks, e.g. "no file_truncate LSM hook"
  * @len: size of @why
  *
- * Return: true if the kernel has @prog's hook and every structure member
- * @prog needs.
+ * Return: true if the kernel has @prog's hook, in the shape @prog
+ * expects, and every structure member @prog needs.
  */
 bool revoke_prog_supported(const struct btf *btf,
 			   const struct bpf_program *prog, char *why,
@@ -114,6 +151,14 @@ bool revoke_prog_supported(const struct btf *btf,
 
 	if (hook && !revoke_btf_has_hook(btf, hook)) {
 		snprintf(why, len, "no %s LSM hook", hook);
+		return false;
+	}
+	for (i = 0; i < sizeof(shape_needs) / sizeof(shape_needs[0]); i++) {
+		if (strcmp(shape_needs[i].prog, name) || !hook ||
+		    revoke_btf_hook_nargs(btf, hook) == shape_needs[i].nargs)
+			continue;
+		snprintf(why, len, "%s with %d parameters, not %d", hook,
+			 revoke_btf_hook_nargs(btf, hook), shape_needs[i].nargs);
 		return false;
 	}
 	for (i = 0; i < sizeof(member_needs) / sizeof(member_needs[0]); i++) {

@@ -16,6 +16,7 @@ struct bpf_program;
 
 const char *revoke_prog_hook(const struct bpf_program *prog);
 bool revoke_btf_has_hook(const struct btf *btf, const char *hook);
+int revoke_btf_hook_nargs(const struct btf *btf, const char *hook);
 bool revoke_btf_has_member(const struct btf *btf, const char *type,
 			   const char *member);
 bool revoke_prog_supported(const struct btf *btf,

@@ -12,7 +12,7 @@
 
 #include "revoke_table.h"
 
-#define REVOKE_NR_PROGS 18
+#define REVOKE_NR_PROGS 29
 
 /**
  * struct revoke_bpf - the daemon's handles on the enforcement objects

@@ -37,6 +37,17 @@ const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_uring_cmd",
 	"revoke_mmap_backing_file",
 	"revoke_file_send_sigiotask",
+	"revoke_inode_getxattr",
+	"revoke_inode_listxattr",
+	"revoke_inode_setxattr",
+	"revoke_inode_removexattr",
+	"revoke_inode_setattr",
+	"revoke_inode_setattr_6_1",
+	"revoke_inode_get_acl",
+	"revoke_inode_set_acl",
+	"revoke_inode_remove_acl",
+	"revoke_inode_file_getattr",
+	"revoke_inode_file_setattr",
 };
 
 static const char *const map_names[] = {

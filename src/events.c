@@ -37,6 +37,16 @@ static const char *const hook_names[] = {
 	[REVOKE_HOOK_URING_CMD] = "uring_cmd",
 	[REVOKE_HOOK_MMAP_BACKING_FILE] = "mmap_backing_file",
 	[REVOKE_HOOK_FILE_SEND_SIGIOTASK] = "file_send_sigiotask",
+	[REVOKE_HOOK_INODE_GETXATTR] = "inode_getxattr",
+	[REVOKE_HOOK_INODE_LISTXATTR] = "inode_listxattr",
+	[REVOKE_HOOK_INODE_SETXATTR] = "inode_setxattr",
+	[REVOKE_HOOK_INODE_REMOVEXATTR] = "inode_removexattr",
+	[REVOKE_HOOK_INODE_SETATTR] = "inode_setattr",
+	[REVOKE_HOOK_INODE_GET_ACL] = "inode_get_acl",
+	[REVOKE_HOOK_INODE_SET_ACL] = "inode_set_acl",
+	[REVOKE_HOOK_INODE_REMOVE_ACL] = "inode_remove_acl",
+	[REVOKE_HOOK_INODE_FILE_GETATTR] = "inode_file_getattr",
+	[REVOKE_HOOK_INODE_FILE_SETATTR] = "inode_file_setattr",
 };
 
 static const char *const op_names[] = {
@@ -49,6 +59,8 @@ static const char *const op_names[] = {
 	[REVOKE_OP_LOCK] = "lock",
 	[REVOKE_OP_FCNTL] = "fcntl",
 	[REVOKE_OP_SIGNAL] = "signal",
+	[REVOKE_OP_XATTR] = "xattr",
+	[REVOKE_OP_SETATTR] = "setattr",
 };
 
 static const char *name_of(const char *const *names, size_t n, __u32 i)

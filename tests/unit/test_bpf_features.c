@@ -20,11 +20,15 @@ static const char *const old_hooks[] = {
 	"inode_free_security", "file_lock", "file_fcntl", "file_mprotect",
 	"path_truncate", "file_receive", "file_free_security",
 	"file_ioctl_compat", "kernel_read_file", "kernel_post_read_file",
-	"uring_cmd", "file_send_sigiotask",
+	"uring_cmd", "file_send_sigiotask", "inode_getxattr", "inode_listxattr",
+	"inode_setxattr", "inode_removexattr",
 };
 
 /* Only in newer kernels. */
-static const char *const new_hooks[] = { "file_truncate", "mmap_backing_file" };
+static const char *const new_hooks[] = {
+	"file_truncate", "mmap_backing_file", "inode_get_acl", "inode_set_acl",
+	"inode_remove_acl", "inode_file_getattr", "inode_file_setattr",
+};
 
 static void add_hook(struct btf *btf, int proto, const char *hook)
 {
@@ -34,9 +38,20 @@ static void add_hook(struct btf *btf, int proto, const char *hook)
 	btf__add_func(btf, name, BTF_FUNC_GLOBAL, proto);
 }
 
+/* inode_setattr with @nargs parameters: (dentry, attr), or idmap first. */
+static void add_setattr(struct btf *btf, int type, int nargs)
+{
+	int proto = btf__add_func_proto(btf, type), i;
+
+	for (i = 0; i < nargs; i++)
+		btf__add_func_param(btf, "arg", type);
+	add_hook(btf, proto, "inode_setattr");
+}
+
 /*
  * A kernel's BTF: every hook of old_hooks, those of new_hooks if @newer,
- * and struct fown_struct, with a member "file" if @newer.
+ * inode_setattr in 6.1's shape or, if @newer, in 6.3's, and struct
+ * fown_struct, with a member "file" if @newer.
  */
 static struct btf *kernel_btf(bool newer)
 {
@@ -51,6 +66,7 @@ static struct btf *kernel_btf(bool newer)
 		add_hook(btf, proto, old_hooks[i]);
 	for (i = 0; newer && i < sizeof(new_hooks) / sizeof(new_hooks[0]); i++)
 		add_hook(btf, proto, new_hooks[i]);
+	add_setattr(btf, ptr, newer ? 3 : 2);
 	btf__add_struct(btf, "fown_struct", 16);
 	if (newer)
 		btf__add_field(btf, "file", ptr, 0, 0);
@@ -83,6 +99,11 @@ static void test_btf_queries(void)
 	CHECK("no hook by a partial name", !revoke_btf_has_hook(old, "file_"));
 	CHECK("fown_struct without file", !revoke_btf_has_member(old, "fown_struct", "file"));
 	CHECK("fown_struct with file", revoke_btf_has_member(new, "fown_struct", "file"));
+	CHECK("inode_setattr's parameters counted, 6.1's shape",
+	      revoke_btf_hook_nargs(old, "inode_setattr") == 2);
+	CHECK("... and 6.3's", revoke_btf_hook_nargs(new, "inode_setattr") == 3);
+	CHECK("no parameters counted of a hook the BTF lacks",
+	      revoke_btf_hook_nargs(old, "inode_set_acl") == -1);
 	CHECK("a member of a struct the BTF lacks",
 	      !revoke_btf_has_member(new, "no_such_struct", "file"));
 	btf__free(old);
@@ -99,7 +120,7 @@ static void test_select_old_kernel(void)
 	int n, others = 0;
 
 	n = revoke_bpf_select(skel->obj, btf, skipped, err, sizeof(err));
-	CHECK("an older kernel skips three programs", n == 3);
+	CHECK("an older kernel skips nine programs", n == 9);
 	CHECK("file_truncate is not loaded", !autoloads(skel, "revoke_file_truncate"));
 	CHECK("... and is reported skipped", skipped_as(skipped, "revoke_file_truncate"));
 	CHECK("mmap_backing_file is not loaded",
@@ -110,7 +131,14 @@ static void test_select_old_kernel(void)
 	      skipped_as(skipped, "revoke_file_send_sigiotask"));
 	bpf_object__for_each_program(prog, skel->obj)
 		others += bpf_program__autoload(prog);
-	CHECK("every other program is loaded", others == REVOKE_NR_PROGS - 3);
+	CHECK("inode_setattr in 6.3's shape is not loaded",
+	      !autoloads(skel, "revoke_inode_setattr") &&
+	      skipped_as(skipped, "revoke_inode_setattr"));
+	CHECK("... in 6.1's is", autoloads(skel, "revoke_inode_setattr_6_1"));
+	CHECK("the ACL hooks of 6.2 are not loaded",
+	      !autoloads(skel, "revoke_inode_set_acl") &&
+	      skipped_as(skipped, "revoke_inode_get_acl"));
+	CHECK("every other program is loaded", others == REVOKE_NR_PROGS - 9);
 	CHECK("file_ioctl_compat is loaded", autoloads(skel, "revoke_file_ioctl_compat") &&
 	      !skipped_as(skipped, "revoke_file_ioctl_compat"));
 	btf__free(btf);
@@ -125,12 +153,16 @@ static void test_select_new_kernel(void)
 	char err[256] = "";
 	int i, none = 1;
 
-	CHECK("a newer kernel skips nothing",
-	      revoke_bpf_select(skel->obj, btf, skipped, err, sizeof(err)) == 0);
+	CHECK("a newer kernel skips only inode_setattr in 6.1's shape",
+	      revoke_bpf_select(skel->obj, btf, skipped, err, sizeof(err)) == 1);
 	for (i = 0; i < REVOKE_NR_PROGS; i++)
-		none &= !skipped[i];
-	CHECK("... and reports nothing skipped", none);
+		none &= !skipped[i] ||
+			i == revoke_prog_index("revoke_inode_setattr_6_1");
+	CHECK("... and reports nothing else skipped", none);
 	CHECK("file_truncate is loaded", autoloads(skel, "revoke_file_truncate"));
+	CHECK("inode_setattr in 6.3's shape is loaded",
+	      autoloads(skel, "revoke_inode_setattr") &&
+	      !autoloads(skel, "revoke_inode_setattr_6_1"));
 	btf__free(btf);
 	revoke_bpf_skel__destroy(skel);
 }

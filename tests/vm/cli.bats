@@ -25,7 +25,7 @@ state_unchanged() {
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_lsm            active"* ]]
 	local n
-	n=$(grep -c '^program\.[a-z_]* *attached$' <<<"$output")
+	n=$(grep -c '^program\.[a-z0-9_]* *attached$' <<<"$output")
 	[ "$n" -ge 15 ]
 	[[ $output == *"programs_attached  $n/$n"* ]]
 	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
@@ -34,24 +34,34 @@ state_unchanged() {
 @test "status names every program, and those whose hook the kernel lacks as skipped" {
 	run revoke-bpf status --json
 	[ "$status" -eq 0 ]
-	local truncate=attached backing=attached skipped=0
-	# file_truncate came in Linux 6.2; mmap_backing_file and
-	# fown_struct's file (file_send_sigiotask) in 6.12
+	local truncate=attached backing=attached acl=attached
+	local setattr=attached setattr_6_1=skipped fileattr=skipped skipped=3
+	# file_truncate and the ACL hooks came in Linux 6.2, inode_setattr's
+	# idmap in 6.3, mmap_backing_file and fown_struct's file
+	# (file_send_sigiotask) in 6.12, inode_file_getattr/setattr in 6.17
 	case $(uname -r) in
-	6.1.*) truncate=skipped backing=skipped skipped=3 ;;
+	6.1.*) truncate=skipped backing=skipped acl=skipped setattr=skipped
+	       setattr_6_1=attached skipped=9 ;;
+	6.12.*) ;;
+	*) fileattr=attached skipped=1 ;;
 	esac
 	[[ $output == *'"program.revoke_file_truncate":"'$truncate'"'* ]]
 	[[ $output == *'"program.revoke_mmap_backing_file":"'$backing'"'* ]]
 	[[ $output == *'"program.revoke_file_send_sigiotask":"'$backing'"'* ]]
+	[[ $output == *'"program.revoke_inode_set_acl":"'$acl'"'* ]]
+	[[ $output == *'"program.revoke_inode_setattr":"'$setattr'"'* ]]
+	[[ $output == *'"program.revoke_inode_setattr_6_1":"'$setattr_6_1'"'* ]]
+	[[ $output == *'"program.revoke_inode_file_setattr":"'$fileattr'"'* ]]
+	[[ $output == *'"program.revoke_inode_getxattr":"attached"'* ]]
 	[[ $output == *'"program.revoke_file_ioctl_compat":"attached"'* ]]
 	[[ $output == *'"program.revoke_file_permission":"attached"'* ]]
 	[[ $output == *'"programs_skipped":'$skipped','* ]]
-	[ "$(grep -o '"program\.[a-z_]*":' <<<"$output" | wc -l)" -eq 18 ]
+	[ "$(grep -o '"program\.[a-z0-9_]*":' <<<"$output" | wc -l)" -eq 29 ]
 }
 
 @test "the maps and the attached programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
 	local progs
-	progs=$(revoke-bpf status | sed -n 's/^program\.\([a-z_]*\) *attached$/\1/p')
+	progs=$(revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) *attached$/\1/p')
 	run ls /sys/fs/bpf/revoke-bpf
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \

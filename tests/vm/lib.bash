@@ -186,7 +186,7 @@ prog_state() {
 
 # nr_attached: how many programs status says are attached.
 nr_attached() {
-	revoke-bpf status | grep -c '^program\.[a-z_]* *attached$'
+	revoke-bpf status | grep -c '^program\.[a-z0-9_]* *attached$'
 }
 
 # all_attached: status says every program this kernel can run is attached.

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * meta_hooks.bpf.h - the programs for what a file has besides its bytes:
+ * extended attributes (and the POSIX ACLs kept in them), and the
+ * attributes that chmod, chown, utimes and chattr change.  Each is
+ * reached by descriptor (fsetxattr, fchmod) and by path (setxattr,
+ * chmod) through the same hook, which is handed a dentry: a revoked
+ * inode's are refused with EIO.  stat(2) is left to work.
+ *
+ * Through overlayfs, the overlay calls the same function on the real
+ * dentry beneath, which passes these hooks again (a copy-up first reads
+ * the lower file, which file_open refuses).  Included by revoke.bpf.c;
+ * revoke-bpfd loads each program only if the running kernel has its hook
+ * in the shape the program expects (src/bpf_features.c).
+ */
+#ifndef REVOKE_META_HOOKS_H
+#define REVOKE_META_HOOKS_H
+
+/* Return -EIO if @dentry's inode is revoked, else 0. */
+static __always_inline int check_dentry(struct dentry *dentry, __u32 hook,
+					__u32 op)
+{
+	__u32 armed = revoke_armed;
+
+	if (!armed || !dentry)
+		return 0;
+	return check_inode(dentry->d_inode, armed, hook, op, 0);
+}
+
+#define OVL_XATTR_TRUSTED "trusted.overlay."
+#define OVL_XATTR_USER "user.overlay."
+
+/* Does @prefix (a string constant) begin @buf? */
+static __always_inline bool has_prefix(const char *buf, const char *prefix,
+				       int len)
+{
+	int i;
+
+	for (i = 0; i < len; i++)
+		if (buf[i] != prefix[i])
+			return false;
+	return true;
+}
+
+/*
+ * Is @name one of overlayfs's own attributes (trusted.overlay.*, or
+ * user.overlay.* on a userxattr mount)?  The overlay reads them from the
+ * lower file when it looks the name up; they say where the file came
+ * from, nothing of its data, so a revoked lower file can still be looked
+ * up, and stat'ed, through an overlay.
+ */
+static __always_inline bool ovl_own_xattr(const char *name)
+{
+	char buf[sizeof(OVL_XATTR_TRUSTED)] = {};
+
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), name) < 0)
+		return false;
+	return has_prefix(buf, OVL_XATTR_TRUSTED, sizeof(OVL_XATTR_TRUSTED) - 1) ||
+	       has_prefix(buf, OVL_XATTR_USER, sizeof(OVL_XATTR_USER) - 1);
+}
+
+/* getxattr(2), fgetxattr(2), lgetxattr(2) */
+SEC("lsm/inode_getxattr")
+int BPF_PROG(revoke_inode_getxattr, struct dentry *dentry, const char *name,
+	     int ret)
+{
+	if (ret || !revoke_armed || ovl_own_xattr(name))
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_GETXATTR, REVOKE_OP_XATTR);
+}
+
+/* listxattr(2) and the like */
+SEC("lsm/inode_listxattr")
+int BPF_PROG(revoke_inode_listxattr, struct dentry *dentry, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_LISTXATTR,
+			    REVOKE_OP_XATTR);
+}
+
+/* setxattr(2) and the like; the first argument is a user namespace
+ * before Linux 6.3 and a mount's idmap after: both are left alone. */
+SEC("lsm/inode_setxattr")
+int BPF_PROG(revoke_inode_setxattr, void *idmap, struct dentry *dentry,
+	     const char *name, const void *value, size_t size, int flags,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_SETXATTR,
+			    REVOKE_OP_XATTR);
+}
+
+/* removexattr(2) and the like */
+SEC("lsm/inode_removexattr")
+int BPF_PROG(revoke_inode_removexattr, void *idmap, struct dentry *dentry,
+	     const char *name, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_REMOVEXATTR,
+			    REVOKE_OP_XATTR);
+}
+
+/*
+ * chmod, chown, utimes and truncate, by path or by descriptor: every
+ * caller of notify_change().  Linux 6.3 put the mount's idmap before
+ * the dentry, so there is one program for each shape of the hook, and
+ * the kernel gets the one that fits it (bpf_features.c).
+ */
+SEC("lsm/inode_setattr")
+int BPF_PROG(revoke_inode_setattr, void *idmap, struct dentry *dentry,
+	     struct iattr *attr, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_SETATTR,
+			    REVOKE_OP_SETATTR);
+}
+
+/* The same before Linux 6.3: (dentry, attr). */
+SEC("lsm/inode_setattr")
+int BPF_PROG(revoke_inode_setattr_6_1, struct dentry *dentry,
+	     struct iattr *attr, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_SETATTR,
+			    REVOKE_OP_SETATTR);
+}
+
+/*
+ * POSIX ACLs, which since Linux 6.2 no longer pass the xattr hooks
+ * (system.posix_acl_access and _default go to these instead).
+ */
+SEC("lsm/inode_get_acl")
+int BPF_PROG(revoke_inode_get_acl, void *idmap, struct dentry *dentry,
+	     const char *acl_name, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_GET_ACL, REVOKE_OP_XATTR);
+}
+
+SEC("lsm/inode_set_acl")
+int BPF_PROG(revoke_inode_set_acl, void *idmap, struct dentry *dentry,
+	     const char *acl_name, void *kacl, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_SET_ACL, REVOKE_OP_XATTR);
+}
+
+SEC("lsm/inode_remove_acl")
+int BPF_PROG(revoke_inode_remove_acl, void *idmap, struct dentry *dentry,
+	     const char *acl_name, int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_REMOVE_ACL,
+			    REVOKE_OP_XATTR);
+}
+
+/*
+ * The inode flags and project of FS_IOC_FSGETXATTR/FSSETXATTR, and of
+ * file_getattr(2)/file_setattr(2) by path (Linux 6.17).
+ */
+SEC("lsm/inode_file_getattr")
+int BPF_PROG(revoke_inode_file_getattr, struct dentry *dentry, void *fa,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_FILE_GETATTR,
+			    REVOKE_OP_SETATTR);
+}
+
+SEC("lsm/inode_file_setattr")
+int BPF_PROG(revoke_inode_file_setattr, struct dentry *dentry, void *fa,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return check_dentry(dentry, REVOKE_HOOK_INODE_FILE_SETATTR,
+			    REVOKE_OP_SETATTR);
+}
+
+#endif /* REVOKE_META_HOOKS_H */
