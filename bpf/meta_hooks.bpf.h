@@ -27,20 +27,16 @@ static __always_inline int check_dentry(struct dentry *dentry, __u32 hook,
 	return check_inode(dentry->d_inode, armed, hook, op, 0);
 }
 
-#define OVL_XATTR_TRUSTED "trusted.overlay."
-#define OVL_XATTR_USER "user.overlay."
-
-/* Does @prefix (a string constant) begin @buf? */
-static __always_inline bool has_prefix(const char *buf, const char *prefix,
-				       int len)
-{
-	int i;
-
-	for (i = 0; i < len; i++)
-		if (buf[i] != prefix[i])
-			return false;
-	return true;
-}
+/*
+ * The prefixes of overlayfs's own attributes as little-endian words, so
+ * that no string constant (which would be one more map) is needed:
+ * "trusted." "overlay.", and "user.ove" "rlay." (five bytes).
+ */
+#define XATTR_WORD_TRUSTED	0x2e64657473757274ULL
+#define XATTR_WORD_OVERLAY	0x2e79616c7265766fULL
+#define XATTR_WORD_USER_OVE	0x65766f2e72657375ULL
+#define XATTR_WORD_RLAY		0x0000002e79616c72ULL
+#define XATTR_MASK_RLAY		0x000000ffffffffffULL
 
 /*
  * Is @name one of overlayfs's own attributes (trusted.overlay.*, or
@@ -51,12 +47,13 @@ static __always_inline bool has_prefix(const char *buf, const char *prefix,
  */
 static __always_inline bool ovl_own_xattr(const char *name)
 {
-	char buf[sizeof(OVL_XATTR_TRUSTED)] = {};
+	__u64 w[3] = {};
 
-	if (bpf_probe_read_kernel_str(buf, sizeof(buf), name) < 0)
+	if (bpf_probe_read_kernel_str(w, 17, name) < 0)
 		return false;
-	return has_prefix(buf, OVL_XATTR_TRUSTED, sizeof(OVL_XATTR_TRUSTED) - 1) ||
-	       has_prefix(buf, OVL_XATTR_USER, sizeof(OVL_XATTR_USER) - 1);
+	return (w[0] == XATTR_WORD_TRUSTED && w[1] == XATTR_WORD_OVERLAY) ||
+	       (w[0] == XATTR_WORD_USER_OVE &&
+		(w[1] & XATTR_MASK_RLAY) == XATTR_WORD_RLAY);
 }
 
 /* getxattr(2), fgetxattr(2), lgetxattr(2) */
