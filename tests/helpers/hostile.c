@@ -31,10 +31,14 @@
  *		child's signals on, and says "child ended: signal NAME" or
  *		"child ended: exit N" when it does.
  *
- *	hostile stuck FILE PATH
- *		maps FILE, says "ready pid=PID", then reads PATH (a file of a
- *		FUSE server that does not answer) and says "read PATH: ..."
- *		if that ever returns.
+ *	hostile stuck map|fd FILE PATH GO
+ *		maps FILE, opens PATH (a file of a FUSE server) and, with map,
+ *		maps it and closes it, says "ready pid=PID", waits until GO
+ *		exists, then reads PATH (the server no longer answers by
+ *		then), through the mapping or the descriptor, and says "read:
+ *		..." if that ever returns.  With fd, the descriptor is still
+ *		open when the process exits, and its close waits for the
+ *		server's answer to FUSE_FLUSH.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -256,21 +260,35 @@ static int do_traced(const char *file)
 	return 1;
 }
 
-static int do_stuck(const char *file, const char *path)
+static int do_stuck(const char *how, const char *file, const char *path,
+		    const char *go)
 {
+	volatile char *fuse_map = NULL;
 	char buf[64];
 	ssize_t r;
 	int fd;
 
 	map = map_file(file, PROT_READ);
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		perror(path);
-		return 1;
+	if (!strcmp(how, "map")) {
+		fuse_map = map_file(path, PROT_READ);
+		fd = -1;
+	} else {
+		fd = open(path, O_RDONLY);
+		if (fd < 0) {
+			perror(path);
+			return 1;
+		}
 	}
 	say("ready pid=%d", (int)getpid());
+	while (access(go, F_OK))
+		usleep(10000);
+	if (fuse_map) {
+		buf[0] = fuse_map[0];
+		say("read: ok");
+		return 0;
+	}
 	r = read(fd, buf, sizeof(buf));
-	say("read %s: %s", path, r < 0 ? ename(errno) : "ok");
+	say("read: %s", r < 0 ? ename(errno) : "ok");
 	return 0;
 }
 
@@ -282,9 +300,10 @@ int main(int argc, char **argv)
 		return do_chain(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "traced"))
 		return do_traced(argv[2]);
-	if (argc == 4 && !strcmp(argv[1], "stuck"))
-		return do_stuck(argv[2], argv[3]);
+	if (argc == 6 && !strcmp(argv[1], "stuck") &&
+	    (!strcmp(argv[2], "map") || !strcmp(argv[2], "fd")))
+		return do_stuck(argv[2], argv[3], argv[4], argv[5]);
 	fprintf(stderr, "usage: hostile spin FILE FIFO | chain FILE FLAG | "
-		"traced FILE | stuck FILE PATH\n");
+		"traced FILE | stuck map|fd FILE PATH GO\n");
 	return 2;
 }
