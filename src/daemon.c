@@ -238,10 +238,11 @@ static void log_pipeline(const char *what, const struct pipeline_result *res)
 {
 	fprintf(stderr, "revoke-bpfd: pipeline %s: holders=%u fds=%u "
 		"mappings=%u waiters=%u woken=%u unmapped=%u released=%u "
-		"failed=%u in %llu us\n", what, res->rep.holders, res->rep.fds,
+		"failed=%u in %llu us, %u passes, %zu killed\n", what,
+		res->rep.holders, res->rep.fds,
 		res->rep.mappings, res->rep.waiters, res->rep.woken,
 		res->rep.unmapped, res->rep.released, res->rep.failed,
-		(unsigned long long)res->total_us);
+		(unsigned long long)res->total_us, res->passes, res->nkill);
 }
 
 /* Add @res's counts and timings to @sum's; @sum keeps @res's failures. */

@@ -126,6 +126,10 @@ holder_exits() {
 		sleep 0.05
 	done
 	ended=$(grep '^chain ended' "$D/out")
+	# what it took, for the record (TAP comments)
+	echo "# add: ${lines[1]# }" >&3
+	echo "# $ended" >&3
+	echo "# $(grep -o 'in [0-9]* us, [0-9]* passes, [0-9]* killed' "$DAEMON_LOG" | tail -1)" >&3
 	[[ $ended =~ ^"chain ended: generations="[1-9][0-9]*" exited="[0-9]+" sigbus="[0-9]+" sigkill="[0-9]+" other=0"$ ]]
 	! grep -q '^read after add' "$D/out"
 	holder_exits 0
