@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "cli_holders.h"
 #include "ctl_client.h"
 #include "key.h"
 
@@ -459,45 +460,6 @@ static void print_reach(const char *line)
 #define EXIT_REACH_LEFT 3	/* a loop device or tty was not handled */
 #define EXIT_HOLDERS_LEFT 4	/* some holder may keep its access */
 
-/*
- * A process name from the daemon (percent-decoded), for a terminal: any
- * byte that is not printable ASCII becomes '?'.
- */
-static void print_comm(const char *line)
-{
-	char comm[64] = "";
-	size_t i;
-
-	if (!revoke_kv_get(line, "comm", comm, sizeof(comm)) ||
-	    revoke_pct_decode(comm, comm))
-		return;
-	for (i = 0; comm[i]; i++)
-		if (comm[i] < 0x20 || comm[i] > 0x7e)
-			comm[i] = '?';
-	printf(" (%s)", comm);
-}
-
-/* "  failed: ..." or "  killed: ..." for a failure or killed line. */
-static void print_holder_line(const char *line, bool killed)
-{
-	char pid[24] = "?", tid[24] = "0", step[24] = "?", why[64] = "?";
-	char uid[24], gone[8] = "yes";
-
-	revoke_kv_get(line, "pid", pid, sizeof(pid));
-	revoke_kv_get(line, "tid", tid, sizeof(tid));
-	revoke_kv_get(line, "step", step, sizeof(step));
-	revoke_kv_get(line, "reason", why, sizeof(why));
-	revoke_kv_get(line, "gone", gone, sizeof(gone));
-	printf("  %s: pid %s", killed ? "killed" : "failed", pid);
-	print_comm(line);
-	if (revoke_kv_get(line, "uid", uid, sizeof(uid)))
-		printf(" uid %s", uid);
-	if (strcmp(tid, "0"))
-		printf(" thread %s", tid);
-	printf(": %s: %s%s\n", step, why, strcmp(gone, "no") ? "" :
-	       "; still alive");
-}
-
 /* What the lines after the counts leave undone: 0 or an exit status. */
 static int left_undone(const char *line, int status)
 {
@@ -550,9 +512,9 @@ static int print_report(char *body)
 	while ((line = next_line(&body))) {
 		status = left_undone(line, status);
 		if (!strncmp(line, "failure ", 8))
-			print_holder_line(line, false);
+			cli_holders_print(line, false);
 		else if (!strncmp(line, "killed ", 7))
-			print_holder_line(line, true);
+			cli_holders_print(line, true);
 		else
 			print_reach(line);
 	}
