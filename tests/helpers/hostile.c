@@ -34,8 +34,9 @@
  *	hostile stuck map|fd FILE PATH GO
  *		maps FILE, opens PATH (a file of a FUSE server) and, with map,
  *		maps it and closes it, says "ready pid=PID", waits until GO
- *		exists, then reads PATH (the server no longer answers by
- *		then), through the mapping or the descriptor, and says "read:
+ *		exists, says "reading" and reads PATH (the server no longer
+ *		answers by then), through the mapping or the descriptor, and
+ *		says "read:
  *		..." if that ever returns.  With fd, the descriptor is still
  *		open when the process exits, and its close waits for the
  *		server's answer to FUSE_FLUSH.
@@ -282,6 +283,7 @@ static int do_stuck(const char *how, const char *file, const char *path,
 	say("ready pid=%d", (int)getpid());
 	while (access(go, F_OK))
 		usleep(10000);
+	say("reading");
 	if (fuse_map) {
 		buf[0] = fuse_map[0];
 		say("read: ok");
