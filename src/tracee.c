@@ -37,7 +37,7 @@
 #include "procfs.h"
 #include "tracee.h"
 
-#define SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
+#define SEIZE_OPTS TRACEE_SEIZE_OPTS
 #define INJECT_TIMEOUT_MS 2000
 #define SYSCALL_STOP (SIGTRAP | 0x80)
 

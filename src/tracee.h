@@ -14,11 +14,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/ptrace.h>
 #include <sys/types.h>
 
 #include "arch.h"
 
 #define TRACEE_MAX_RESEND 8
+/* The options every thread is seized with (tracee.c, tracee_insn.c). */
+#define TRACEE_SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
 
 /**
  * struct tracee_thread - one thread of a process under our ptrace

@@ -15,6 +15,8 @@
  *  - where: the stopped injecting thread's instruction pointer if it lies
  *    in an executable mapping, else the start of any executable mapping
  *    (/proc/PID/maps, r-x, [vsyscall] aside, which cannot be written);
+ *  - the injecting thread has PTRACE_O_EXITKILL first: if revoke-bpfd
+ *    dies meanwhile, the process dies too rather than run the word;
  *  - put back by tracee_detach() before the first thread is let go,
  *    through any thread still stopped, else through /proc/PID/mem; a
  *    process alive whose word could not be put back is killed (SIGKILL
@@ -60,12 +62,35 @@ static int exec_mapping(pid_t tgid, unsigned long ip, unsigned long *first)
 	return found;
 }
 
+/*
+ * Should revoke-bpfd die while the word is written, the kernel would let
+ * the threads go with it in place: PTRACE_O_EXITKILL on @tid has the
+ * process killed instead (tracee_syscall() sets it too, for its own
+ * registers).
+ */
+static int exitkill(pid_t tid)
+{
+	if (!ptrace(PTRACE_SETOPTIONS, tid, NULL,
+		    (void *)(long)(TRACEE_SEIZE_OPTS | PTRACE_O_EXITKILL)))
+		return 0;
+	/* seized without PTRACE_O_SUSPEND_SECCOMP (see seize()) */
+	if (errno == EINVAL &&
+	    !ptrace(PTRACE_SETOPTIONS, tid, NULL,
+		    (void *)(long)(PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL)))
+		return 0;
+	return -errno;
+}
+
 /* Write the instruction over the word at @ip through stopped thread @tid. */
 static int patch_at(struct tracee *t, pid_t tid, unsigned long ip)
 {
 	unsigned long word, patched;
 	unsigned char *b = (unsigned char *)&patched;
+	int err;
 
+	err = exitkill(tid);
+	if (err)
+		return err;
 	errno = 0;
 	word = (unsigned long)ptrace(PTRACE_PEEKTEXT, tid, (void *)ip, NULL);
 	if (errno)
