@@ -61,16 +61,24 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 /**
  * pipeline_report_log() - one log line per holder the policy killed
  * @res: the run's report
+ *
+ * A process names itself: its name is logged with every byte that is
+ * not printable ASCII as '?', so that it cannot forge a log line.
  */
 void pipeline_report_log(const struct pipeline_result *res)
 {
-	size_t i;
+	char comm[sizeof(res->kill->comm)];
+	size_t i, j;
 
 	for (i = 0; i < res->nkill; i++) {
 		const struct pipeline_kill *k = &res->kill[i];
 
+		for (j = 0; j < sizeof(comm) - 1 && k->comm[j]; j++)
+			comm[j] = k->comm[j] >= 0x20 && k->comm[j] < 0x7f ?
+				  k->comm[j] : '?';
+		comm[j] = '\0';
 		fprintf(stderr, "revoke-bpfd: killed pid %d (%s) uid %ld: %s: "
-			"%s%s\n", (int)k->pid, k->comm, k->uid, k->step,
+			"%s%s\n", (int)k->pid, comm, k->uid, k->step,
 			k->reason, k->gone ? "" : "; still alive");
 	}
 }
