@@ -46,9 +46,9 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_proto key \
-	       lsm_check inode_find events holders pipeline procfs tracee waiters \
+	       lsm_check inode_find events holders pipeline pipeline_policy pipeline_report procfs tracee tracee_insn waiters \
 	       arch_$(shell uname -m)
-CLI_OBJS    := cli ctl_client ctl_proto key
+CLI_OBJS    := cli cli_holders ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
 HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(filter-out %32.c,$(wildcard tests/helpers/*.c)))
 # 32-bit helpers (tests/helpers/*32.c), if $(CC) can build a static i386

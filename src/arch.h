@@ -58,6 +58,7 @@ void arch_restart_syscall(arch_regs_t *regs);
 unsigned long arch_stack_scratch(const arch_regs_t *regs, size_t len);
 unsigned long arch_syscall_insn_ip(const arch_regs_t *regs);
 bool arch_is_syscall_insn(const unsigned char *p, size_t len);
+void arch_put_syscall_insn(unsigned char *p, size_t len);
 extern const size_t arch_syscall_insn_len;
 
 struct arch_waiter arch_waiter_of(long nr);

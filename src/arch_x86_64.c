@@ -154,6 +154,15 @@ bool arch_is_syscall_insn(const unsigned char *p, size_t len)
 	return len >= 2 && p[0] == 0x0f && p[1] == 0x05;
 }
 
+/* Write the "syscall" instruction at the start of the @len bytes at @p. */
+void arch_put_syscall_insn(unsigned char *p, size_t len)
+{
+	if (len < 2)
+		return;
+	p[0] = 0x0f;
+	p[1] = 0x05;
+}
+
 struct arch_waiter arch_waiter_of(long nr)
 {
 	struct arch_waiter w = { ARCH_WAIT_FDARG, { 0, -1 } };

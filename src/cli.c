@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "cli_holders.h"
 #include "ctl_client.h"
 #include "key.h"
 
@@ -147,7 +148,8 @@ static void json_fields(char *line, bool *first)
 		json_string(key);
 		putchar(':');
 		/* a name travels percent-encoded; it is shown as it is */
-		if (!strcmp(key, "path") && !revoke_pct_decode(val, val))
+		if ((!strcmp(key, "path") || !strcmp(key, "comm")) &&
+		    !revoke_pct_decode(val, val))
 			json_string(val);
 		else if (is_number(val))
 			printf("%s", val);
@@ -292,6 +294,8 @@ static int parse_target(int argc, char **argv, struct revoke_req *req,
 			req->has_release = true;
 			req->release = a[2] == 'r' ? REVOKE_RELEASE_YES :
 						     REVOKE_RELEASE_NO;
+		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--spare")) {
+			req->spare = true;
 		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--timeout")) {
 			if (++i == argc ||
 			    revoke_parse_timeout_ms(argv[i], &req->timeout_ms)) {
@@ -452,69 +456,80 @@ static void print_reach(const char *line)
 		       "still bound", rel, why[0] ? "; failed: " : "", why);
 }
 
-/*
- * add's report: a line of counts, one line per failure, then one per
- * loop device and tty revoked with it.  Return false if some loop device
- * or tty could not be revoked, hung up or looked at.
- */
-static bool print_report(char *body)
+/* Exit statuses of add (documented in revoke-bpf(8) and its --help). */
+#define EXIT_REACH_LEFT 3	/* a loop device or tty was not handled */
+#define EXIT_HOLDERS_LEFT 4	/* some holder may keep its access */
+
+/* What the lines after the counts leave undone: 0 or an exit status. */
+static int left_undone(const char *line, int status)
 {
-	char *line = next_line(&body), *rest;
-	bool first = true, done = true;
-	char v[8][24];
-	static const char *const keys[8] = { "holders", "fds", "mappings",
-		"waiters", "woken", "unmapped", "released", "failed" };
-	int i;
+	if (!strncmp(line, "failure ", 8))
+		return EXIT_HOLDERS_LEFT;
+	if (not_done(line) && status != EXIT_HOLDERS_LEFT)
+		return EXIT_REACH_LEFT;
+	return status;
+}
+
+/*
+ * add's report: a line of counts, one line per failure and per holder
+ * killed, then one per loop device and tty revoked with it.  Return 0,
+ * EXIT_HOLDERS_LEFT if some holder could not be handled (a failure),
+ * else EXIT_REACH_LEFT if some loop device or tty could not be revoked,
+ * hung up or looked at.
+ */
+static int print_report(char *body)
+{
+	char *line = next_line(&body);
+	bool first = true;
+	char v[9][24];
+	static const char *const keys[9] = { "holders", "fds", "mappings",
+		"waiters", "woken", "unmapped", "released", "failed", "killed" };
+	int i, status = 0;
 
 	if (!line)
-		return true;
+		return 0;
 	if (json) {
 		printf(",\"report\":{");
 		json_fields(line, &first);
 		putchar('}');
 		json_lines("failures", body, "failure ");
+		json_lines("killed", body, "killed ");
 		json_lines("loops", body, "loop ");
 		json_lines("ttys", body, "tty ");
 		while ((line = next_line(&body)))
-			done &= !not_done(line);
-		return done;
+			status = left_undone(line, status);
+		return status;
 	}
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 9; i++)
 		if (!revoke_kv_get(line, keys[i], v[i], sizeof(v[i])))
-			strcpy(v[i], "?");
+			strcpy(v[i], i == 8 ? "0" : "?");
 	printf("  holders %s: fds %s, mappings %s, waiters %s; woken %s, "
-	       "unmapped %s, released %s; failed %s\n", v[0], v[1], v[2], v[3],
+	       "unmapped %s, released %s; failed %s", v[0], v[1], v[2], v[3],
 	       v[4], v[5], v[6], v[7]);
+	if (strcmp(v[8], "0"))
+		printf(", killed %s", v[8]);
+	putchar('\n');
 	while ((line = next_line(&body))) {
-		char pid[24] = "?", tid[24] = "0", step[24] = "?", why[64] = "?";
-
-		if (strncmp(line, "failure ", 8)) {
-			done &= !not_done(line);
-			print_reach(line);
-			continue;
-		}
-		rest = line;
-		revoke_kv_get(rest, "pid", pid, sizeof(pid));
-		revoke_kv_get(rest, "tid", tid, sizeof(tid));
-		revoke_kv_get(rest, "step", step, sizeof(step));
-		revoke_kv_get(rest, "reason", why, sizeof(why));
-		if (strcmp(tid, "0"))
-			printf("  failed: pid %s thread %s: %s: %s\n", pid, tid,
-			       step, why);
+		status = left_undone(line, status);
+		if (!strncmp(line, "failure ", 8))
+			cli_holders_print(line, false);
+		else if (!strncmp(line, "killed ", 7))
+			cli_holders_print(line, true);
 		else
-			printf("  failed: pid %s: %s: %s\n", pid, step, why);
+			print_reach(line);
 	}
-	return done;
+	return status;
 }
 
-/* Return false if part of an add could not be done (see print_report()). */
-static bool print_change(const char *word, char *body, const char *path)
+/* Return 0, or what print_report() says was left undone. */
+static int print_change(const char *word, char *body, const char *path)
 {
 	char *line = next_line(&body);
 	char dev[32] = "?", ino[32] = "?", also[64];
 	const char *text = word;
-	bool first = false, done;
+	bool first = false;
 	size_t i;
+	int done;
 
 	if (json) {
 		printf("{\"result\":");
@@ -574,8 +589,8 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 	/* closes @fd */
 	if (call(&req, fd, &word, &body, &resp))
 		goto out;
-	/* 3: revoked, but a loop device or a tty could not be handled */
-	ret = print_change(word, body, path) ? 0 : 3;
+	/* 3 or 4: revoked, but something could not be handled */
+	ret = print_change(word, body, path);
 out:
 	rbuf_free(&resp);
 	return ret;
@@ -934,7 +949,8 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "add", do_add,
 	  "INODE [--dev MAJ:MIN] | PATH | --rdev MAJ:MIN --char|--block "
-	  "[--removed] [--cause WORD] [--release|--no-release] [--timeout MS]",
+	  "[--removed] [--cause WORD] [--release|--no-release] [--timeout MS] "
+	  "[--spare]",
 	  "revoke an inode: every open, read, write, mmap, ioctl, lock, fcntl and "
 	  "truncate on it fails with EIO, blocked callers are woken, mappings "
 	  "fault with SIGBUS, and (--release; the default for devices, FIFOs and "
@@ -942,7 +958,13 @@ static const struct cmd cmds[] = {
 	  "a device through every node of that number (ttys are hung up and "
 	  "evdev nodes revoked by the kernel too); --removed says the device "
 	  "instance is gone, so that a new device with the same number works "
-	  "while every file of the old one stays revoked" },
+	  "while every file of the old one stays revoked.  A holder whose access "
+	  "cannot be taken away (traced by another process, never stopping, "
+	  "forking faster than it is stopped) is killed and named, unless "
+	  "--spare (or the policy's 'holders spare') leaves it alive as a "
+	  "failure.  Exit status: 0 every access is gone; 3 a loop device or "
+	  "tty could not be handled; 4 some holder could not be handled (it is "
+	  "named); 1 nothing was revoked" },
 	{ "del", do_del, "INODE [--dev MAJ:MIN] | PATH | --rdev MAJ:MIN --char|--block",
 	  "lift a revocation" },
 	{ "list", do_list, "[--json]", "show the revoked inodes" },

@@ -123,9 +123,9 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			 revoke_rdev_type_name(req->rdev_type),
 			 req->removed ? " removed=yes" : "",
 			 req->cause[0] ? " cause=" : "", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
 		     revoke_verb_name(req->verb), act, path, ino, dev, rdev, rel,
-		     tmo);
+		     tmo, req->spare ? " spare=yes" : "");
 	if (n < 0 || (size_t)n >= len || format_props(req, buf, len))
 		return -ENOSPC;
 	used = strlen(buf);
@@ -537,6 +537,14 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		}
 		return 0;
 	}
+	if (!strcmp(key, "spare")) {
+		if (req->spare || strcmp(val, "yes")) {
+			*why = "spare is given once, as spare=yes";
+			return -EINVAL;
+		}
+		req->spare = true;
+		return 0;
+	}
 	return parse_rdev_field(key, val, req, why);
 }
 
@@ -554,7 +562,8 @@ static int check_fields(const struct revoke_req *req, const char **why)
 			return -EINVAL;
 		}
 		if (req->has_ino || req->has_dev || req->removed ||
-		    req->cause[0] || req->has_release || req->timeout_ms) {
+		    req->cause[0] || req->has_release || req->timeout_ms ||
+		    req->spare) {
 			*why = "uevent takes action, rdev, type and p.KEY fields only";
 			return -EINVAL;
 		}
@@ -590,8 +599,9 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		*why = "removed and cause are fields of add only";
 		return -EINVAL;
 	}
-	if (req->verb != REVOKE_VERB_ADD && (req->has_release || req->timeout_ms)) {
-		*why = "release and timeout_ms are fields of add only";
+	if (req->verb != REVOKE_VERB_ADD && (req->has_release || req->timeout_ms ||
+					     req->spare)) {
+		*why = "release, timeout_ms and spare are fields of add only";
 		return -EINVAL;
 	}
 	return 0;

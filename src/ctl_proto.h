@@ -4,11 +4,12 @@
  *
  * One request per connection, one line:
  *
- *	revoke-bpf/1 VERB path=PCT [release=auto|yes|no] [timeout_ms=N]\n
+ *	revoke-bpf/1 VERB path=PCT [release=auto|yes|no] [timeout_ms=N]
+ *		[spare=yes]\n
  *	revoke-bpf/1 VERB [ino=N] [dev=MAJ:MIN] [release=auto|yes|no]
- *		[timeout_ms=N]\n
+ *		[timeout_ms=N] [spare=yes]\n
  *	revoke-bpf/1 VERB rdev=MAJ:MIN type=char|block [removed=yes]
- *		[cause=WORD] [release=...] [timeout_ms=N]\n
+ *		[cause=WORD] [release=...] [timeout_ms=N] [spare=yes]\n
  *
  * add and del name a file, an inode or a device.  A file: the request
  * carries a descriptor of it (SCM_RIGHTS; revoke-bpf sends an O_PATH one)
@@ -20,9 +21,12 @@
  * a new device with the same number works (see struct revoke_rdev_val);
  * cause is one word shown by list (admin if not given).
  *
- * release and timeout_ms are for add only: whether to replace the
- * holders' descriptors by a dead file (auto: for device files), and how
- * long to wait for threads to leave calls on the file (1 to 60000).
+ * release, timeout_ms and spare are for add only: whether to replace the
+ * holders' descriptors by a dead file (auto: for device files), how
+ * long to wait for threads to leave calls on the file (1 to 60000), and
+ * whether a holder whose access cannot be taken away is left alive
+ * (spare=yes) rather than killed (the default, unless the policy says
+ * "holders spare").
  *
  *	revoke-bpf/1 uevent action=WORD rdev=MAJ:MIN type=char|block
  *		[p.KEY=VALUE]...\n
@@ -44,8 +48,11 @@
  *
  * add answers, after the dev/ino line, one line of counts (see struct
  * revoke_report) "holders=N fds=N mappings=N waiters=N woken=N
- * unmapped=N released=N failed=N discover_us=N total_us=N" and one line
- * per failure "failure pid=N tid=N step=WORD reason=WORD".
+ * unmapped=N released=N failed=N discover_us=N total_us=N killed=N
+ * passes=N", one line per failure "failure pid=N tid=N step=WORD
+ * reason=WORD [uid=N comm=PCT]" and one per holder the policy killed
+ * "killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no"
+ * (pipeline_report.c).
  *
  * events keeps the connection open and sends one line per denial,
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...
@@ -96,6 +103,7 @@ enum revoke_release {
  * @has_dev: @major and @minor are given (optional for add, del)
  * @has_release: @release is given (add)
  * @timeout_ms: drain timeout; 0 if not given (add)
+ * @spare: holders that cannot be handled are left alive (add)
  * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
  * @removed: the device instance went away (add with rdev)
  * @cause: who asks, one word; empty if not given (add with rdev)
@@ -118,6 +126,7 @@ struct revoke_req {
 	bool has_release;
 	enum revoke_release release;
 	unsigned int timeout_ms;
+	bool spare;
 	bool has_rdev;
 	unsigned int rdev_major;
 	unsigned int rdev_minor;

@@ -34,6 +34,7 @@
 #include "fs_layout.h"
 #include "named.h"
 #include "pipeline.h"
+#include "pipeline_report.h"
 #include "policy.h"
 #include "revoked_map.h"
 #include "revoked_rdev.h"
@@ -202,12 +203,15 @@ static void resp_report(struct rbuf *resp, const struct revoke_report *r)
 		    r->failed);
 }
 
-static struct pipeline_opts pipeline_opts_of(const struct revoke_req *req)
+/* A holder that cannot be handled is spared if add or the policy says so. */
+static struct pipeline_opts pipeline_opts_of(const struct daemon *d,
+					     const struct revoke_req *req)
 {
 	return (struct pipeline_opts){
 		.release = req->has_release ? req->release : REVOKE_RELEASE_AUTO,
 		.timeout_ms = req->timeout_ms ? req->timeout_ms :
 			      PIPELINE_TIMEOUT_DEFAULT_MS,
+		.spare = req->spare || d->policy.spare_holders,
 	};
 }
 
@@ -225,29 +229,20 @@ static void resp_pipeline(struct rbuf *resp, int err,
 		return;
 	}
 	resp_report(resp, &res->rep);
-	rbuf_printf(resp, " discover_us=%llu total_us=%llu\n",
+	rbuf_printf(resp, " discover_us=%llu total_us=%llu killed=%zu passes=%u\n",
 		    (unsigned long long)res->discover_us,
-		    (unsigned long long)res->total_us);
-}
-
-static void resp_failures(struct rbuf *resp, const struct pipeline_result *res)
-{
-	size_t i;
-
-	for (i = 0; i < res->nfail; i++)
-		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
-			    (int)res->fail[i].pid, (int)res->fail[i].tid,
-			    res->fail[i].step, res->fail[i].reason);
+		    (unsigned long long)res->total_us, res->nkill, res->passes);
 }
 
 static void log_pipeline(const char *what, const struct pipeline_result *res)
 {
 	fprintf(stderr, "revoke-bpfd: pipeline %s: holders=%u fds=%u "
 		"mappings=%u waiters=%u woken=%u unmapped=%u released=%u "
-		"failed=%u in %llu us\n", what, res->rep.holders, res->rep.fds,
+		"failed=%u in %llu us, %u passes, %zu killed\n", what,
+		res->rep.holders, res->rep.fds,
 		res->rep.mappings, res->rep.waiters, res->rep.woken,
 		res->rep.unmapped, res->rep.released, res->rep.failed,
-		(unsigned long long)res->total_us);
+		(unsigned long long)res->total_us, res->passes, res->nkill);
 }
 
 /* Add @res's counts and timings to @sum's; @sum keeps @res's failures. */
@@ -267,6 +262,7 @@ static void sum_results(struct pipeline_result *sum,
 	s->failed += r->failed;
 	sum->discover_us += res->discover_us;
 	sum->total_us += res->total_us;
+	pipeline_report_merge(sum, res);
 }
 
 /*
@@ -278,7 +274,7 @@ static void run_pipeline(struct daemon *d, const struct revoke_key *keys,
 			 size_t nkeys, const struct revoke_req *req,
 			 struct rbuf *resp)
 {
-	struct pipeline_opts opts = pipeline_opts_of(req);
+	struct pipeline_opts opts = pipeline_opts_of(d, req);
 	struct pipeline_result res[NAMED_MAX_KEYS], sum = {};
 	char what[64];
 	size_t i, j;
@@ -294,16 +290,18 @@ static void run_pipeline(struct daemon *d, const struct revoke_key *keys,
 			 revoke_kdev_minor(keys[i].dev),
 			 (unsigned long long)keys[i].ino);
 		log_pipeline(what, &res[i]);
+		pipeline_report_log(&res[i]);
 	}
 	if (err) {
 		resp_pipeline(resp, err, &res[i]);
 	} else {
 		resp_pipeline(resp, 0, &sum);
 		for (j = 0; j < nkeys; j++)
-			resp_failures(resp, &res[j]);
+			pipeline_report_lines(resp, &res[j]);
 	}
 	for (j = 0; j < i; j++)
 		pipeline_result_free(&res[j]);
+	pipeline_result_free(&sum);
 }
 
 static struct revoke_rdev_key rdev_key_of(const struct revoke_req *req)
@@ -348,7 +346,7 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 {
 	struct revoke_rdev_key key = rdev_key_of(req);
 	const char *cause = req->cause[0] ? req->cause : "admin";
-	struct pipeline_opts opts = pipeline_opts_of(req);
+	struct pipeline_opts opts = pipeline_opts_of(d, req);
 	struct pipeline_result res;
 	unsigned int hungup = 0;
 	enum revoke_change change;
@@ -399,6 +397,8 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 		return 0;	/* no pidfds were taken either */
 	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
 	resp_pipeline(resp, err, &res);
+	if (!err)
+		pipeline_report_lines(resp, &res);
 	tty_hangup_finish(&th);
 	tty_hangup_report(resp, &th);
 	if (pidfds)
@@ -411,6 +411,7 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	snprintf(what, sizeof(what), "rdev=%u:%u", revoke_kdev_major(key.rdev),
 		 revoke_kdev_minor(key.rdev));
 	log_pipeline(what, &res);
+	pipeline_report_log(&res);
 	pipeline_result_free(&res);
 	return 0;
 }

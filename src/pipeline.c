@@ -52,7 +52,7 @@
 #define DRAIN_SLOW_POLL_MS 10
 #define DEAD_NAME "revoke-bpf-dead"
 
-static uint64_t now_us(void)
+uint64_t pipeline_now_us(void)
 {
 	struct timespec ts;
 
@@ -60,12 +60,18 @@ static uint64_t now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000ull + (uint64_t)ts.tv_nsec / 1000;
 }
 
-static void fail(struct pipeline_result *res, pid_t pid, pid_t tid,
-		 const char *step, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void fail(struct pipeline_result *res, pid_t pid, pid_t tid,
-		 const char *step, const char *fmt, ...)
+/**
+ * pipeline_fail() - record what the pipeline could not do
+ * @res: the report
+ * @pid: the holder, or 0 if it is no one process's failure
+ * @tid: its thread, or 0
+ * @step: the step (a string that lives for good)
+ * @fmt: the reason, one word
+ *
+ * The policy (pipeline_policy.c) then kills or spares the holder.
+ */
+void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
+		   const char *step, const char *fmt, ...)
 {
 	struct pipeline_failure *f;
 	va_list ap;
@@ -76,9 +82,11 @@ static void fail(struct pipeline_result *res, pid_t pid, pid_t tid,
 		return;
 	res->fail = f;
 	f += res->nfail++;
+	memset(f, 0, sizeof(*f));
 	f->pid = pid;
 	f->tid = tid;
 	f->step = step;
+	f->uid = -1;
 	va_start(ap, fmt);
 	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
 	va_end(ap);
@@ -117,6 +125,7 @@ void pipeline_fini(struct pipeline *pl)
 void pipeline_result_free(struct pipeline_result *res)
 {
 	free(res->fail);
+	free(res->kill);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -208,7 +217,7 @@ static void wake_all(struct run *run, struct tracee *t,
 			break;
 		case WAKE_FAILED:
 			res->rep.waiters++;
-			fail(res, t->tgid, th->tid, "wake", "poll_set_unreadable");
+			pipeline_fail(res, t->tgid, th->tid, "wake", "poll_set_unreadable");
 			break;
 		}
 	}
@@ -248,13 +257,13 @@ static unsigned long dead_name(struct holder_file *hf, const char *step)
 	hf->scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (sys_failed(hf->scratch)) {
-		fail(hf->run->res, t->tgid, 0, step, "inject_%s",
+		pipeline_fail(hf->run->res, t->tgid, 0, step, "inject_%s",
 		     errname(hf->scratch));
 		hf->scratch = 0;
 		return 0;
 	}
 	if (tracee_write(t, hf->scratch, DEAD_NAME, sizeof(DEAD_NAME))) {
-		fail(hf->run->res, t->tgid, 0, step, "memfd_EFAULT");
+		pipeline_fail(hf->run->res, t->tgid, 0, step, "memfd_EFAULT");
 		return 0;
 	}
 	return hf->scratch;
@@ -299,7 +308,7 @@ static int dead_file_open(struct holder_file *hf, const char *step)
 	hf->mfd = sys(t, arch_nr_memfd_create, name,
 		      MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
 	if (sys_failed(hf->mfd)) {
-		fail(hf->run->res, t->tgid, 0, step, "memfd_%s",
+		pipeline_fail(hf->run->res, t->tgid, 0, step, "memfd_%s",
 		     errname(hf->mfd));
 		return -1;
 	}
@@ -307,7 +316,7 @@ static int dead_file_open(struct holder_file *hf, const char *step)
 	if (err) {
 		/* never revoked, so never used: dead_file_revoke() says err */
 		hf->dead_err = err;
-		fail(hf->run->res, t->tgid, 0, step, "memfd_seal_%s",
+		pipeline_fail(hf->run->res, t->tgid, 0, step, "memfd_seal_%s",
 		     errname(err));
 		return -1;
 	}
@@ -325,7 +334,7 @@ static int dead_file_revoke(struct holder_file *hf, const char *step)
 	if (hf->dead_err == 1) {
 		hf->dead_err = revoke_dead_file(hf->run->pl, &hf->dead);
 		if (hf->dead_err)
-			fail(hf->run->res, hf->t->tgid, 0, step, "dead_file_%s",
+			pipeline_fail(hf->run->res, hf->t->tgid, 0, step, "dead_file_%s",
 			     errname(hf->dead_err));
 	}
 	return hf->dead_err;
@@ -360,7 +369,7 @@ static void holder_remap(struct revoke_file *file)
 		if ((unsigned long)r == v->start)
 			hf->run->res->rep.unmapped++;
 		else
-			fail(hf->run->res, pid, 0, "unmap", "%lx_%s", v->start,
+			pipeline_fail(hf->run->res, pid, 0, "unmap", "%lx_%s", v->start,
 			     r == -EPERM ? "sealed" : errname(r));
 	}
 	dead_file_revoke(hf, "unmap");
@@ -396,7 +405,7 @@ static int holder_release(struct revoke_inode *inode, struct revoke_file *file)
 		if (r == h->fds[i])
 			hf->run->res->rep.released++;
 		else
-			fail(hf->run->res, hf->t->tgid, 0, "release", "fd_%d_%s",
+			pipeline_fail(hf->run->res, hf->t->tgid, 0, "release", "fd_%d_%s",
 			     h->fds[i], errname(r));
 	}
 	return 0;
@@ -547,13 +556,13 @@ static void handle_waiters(struct run *run, struct holder_work *w,
 
 	res->rep.fds += p->nfds;
 	if (w->err) {
-		fail(res, p->tgid, 0, "stop", "%s", w->why);
+		pipeline_fail(res, p->tgid, 0, "stop", "%s", w->why);
 		return;
 	}
 	if (tracee_wait(&w->t, STOP_TIMEOUT_MS, w->why, sizeof(w->why)))
 		return;	/* it exited, and let go of everything */
 	if (w->t.unstopped)
-		fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
+		pipeline_fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
 		     w->t.unstopped);
 	substitute(file, &hf);
 	tracee_detach(&w->t);
@@ -583,13 +592,14 @@ static void handle_stop(struct run *run, struct holder_work *w,
 	if (err) {
 		if (err == -ESRCH)
 			return;	/* it exited, and let go of everything */
+		/* alive but not stopped (-EAGAIN) or not ours: the policy's */
 		res->rep.fds += p->nfds;
 		res->rep.mappings += p->nvmas;
-		fail(res, p->tgid, 0, "stop", "%s", why);
+		pipeline_fail(res, p->tgid, 0, "stop", "%s", why);
 		return;
 	}
 	if (t.unstopped)
-		fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
+		pipeline_fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
 		     t.unstopped);
 	/*
 	 * What it maps now that it is stopped: the list to act on; and its
@@ -599,7 +609,7 @@ static void handle_stop(struct run *run, struct holder_work *w,
 	err = holders_scan(&run->pl->holders, run->key, p->tgid, run->release,
 			   &now);
 	if (err)
-		fail(res, p->tgid, 0, "stop", "scan_%s", errname(err));
+		pipeline_fail(res, p->tgid, 0, "stop", "scan_%s", errname(err));
 	else if (run->release && now.nr)
 		hf.h = &now.procs[0];
 	else if (now.nr)
@@ -653,7 +663,7 @@ static int count_blocked(const struct holder_proc *p,
 			continue;
 		n++;
 		if (last)
-			fail(res, p->tgid, (pid_t)th[i].tid, "drain",
+			pipeline_fail(res, p->tgid, (pid_t)th[i].tid, "drain",
 			     "still_blocked_on_file");
 	}
 	return n;
@@ -688,7 +698,7 @@ static void drain(struct run *run, const struct holder_work *work,
 		  size_t nwork, uint64_t deadline)
 {
 	struct timespec pause = { 0, DRAIN_POLL_MS * 1000000L };
-	uint64_t grace = now_us() + DRAIN_WOKEN_MS * 1000;
+	uint64_t grace = pipeline_now_us() + DRAIN_WOKEN_MS * 1000;
 	struct holder_threads ts;
 	size_t i, running;
 	bool last;
@@ -697,18 +707,18 @@ static void drain(struct run *run, const struct holder_work *work,
 	for (;;) {
 		if (holders_threads(&run->pl->holders, &ts))
 			return;
-		last = now_us() >= deadline;
+		last = pipeline_now_us() >= deadline;
 		for (n = 0, i = 0; i < nwork; i++)
 			if (!work[i].gone &&
 			    !failed_before(run->res, work[i].p->tgid))
 				n += count_blocked(work[i].p, &ts, last,
 						   run->res);
-		running = now_us() < grace ? count_running(run, &ts) : 0;
+		running = pipeline_now_us() < grace ? count_running(run, &ts) : 0;
 		holder_threads_free(&ts);
 		if ((!n && !running) || last)
 			return;
 		/* past the grace, a thread still blocked is waited for slowly */
-		if (now_us() >= grace)
+		if (pipeline_now_us() >= grace)
 			pause.tv_nsec = DRAIN_SLOW_POLL_MS * 1000000L;
 		nanosleep(&pause, NULL);
 	}
@@ -777,7 +787,7 @@ static struct holder_work *plan(struct run *run, const struct holder_set *set,
 	*nwork = 0;
 	err = holders_threads(&run->pl->holders, &ts);
 	if (err) {
-		fail(run->res, 0, 0, "stop", "threads_%s", errname(err));
+		pipeline_fail(run->res, 0, 0, "stop", "threads_%s", errname(err));
 		return NULL;
 	}
 	work = calloc(set->nr ? set->nr : 1, sizeof(*work));
@@ -796,27 +806,34 @@ static struct holder_work *plan(struct run *run, const struct holder_set *set,
 	}
 	holder_threads_free(&ts);
 	if (!work) {
-		fail(run->res, 0, 0, "stop", "ENOMEM");
+		pipeline_fail(run->res, 0, 0, "stop", "ENOMEM");
 		return NULL;
 	}
 	err = take_pidfds(run, work, *nwork);
 	if (err) {
-		fail(run->res, 0, 0, "stop", "pidfds_%s", errname(err));
+		pipeline_fail(run->res, 0, 0, "stop", "pidfds_%s", errname(err));
 		work_free(work, *nwork);
 		return NULL;
 	}
 	return work;
 }
 
-/*
- * Handle every holder of @key and drain, adding to @res; @set is the
- * holders found for it, @start when the run began.  With no holder to
+/**
+ * pipeline_run_set() - handle every holder of @set and drain
+ * @pl: the pipeline
+ * @key: the inode
+ * @set: the holders found for it (one pass of pipeline_passes())
+ * @opts: what to do
+ * @start: when the run began (pipeline_now_us())
+ * @res: the report, added to
+ *
+ * With no holder to
  * act on there is nothing to drain: each of their threads was asleep in
  * a call that names no descriptor of the file (one running, or in a call
  * on the file, is acted on: see plan_holder()), and the map update,
  * made before, refuses every new call on it.
  */
-static void run_inode(struct pipeline *pl, const struct revoke_key *key,
+void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
 		      const struct holder_set *set,
 		      const struct pipeline_opts *opts, uint64_t start,
 		      struct pipeline_result *res)
@@ -837,14 +854,14 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 	/* the inode and its open files (the seed's i_files): its holders */
 	files = calloc(nwork ? nwork : 1, sizeof(*files));
 	if (!files || revoke_inode_init(&inode, &holder_fops, NULL)) {
-		fail(res, 0, 0, "stop", "ENOMEM");
+		pipeline_fail(res, 0, 0, "stop", "ENOMEM");
 		free(files);
 		work_free(work, nwork);
 		return;
 	}
 	for (i = 0; i < nwork; i++) {
 		if (revoke_file_open(&inode, 0, &files[i]))
-			fail(res, work[i].p->tgid, 0, "stop", "ENOMEM");
+			pipeline_fail(res, work[i].p->tgid, 0, "stop", "ENOMEM");
 		acted |= acts_on(&work[i]);
 	}
 	interrupt_waiters(work, nwork);
@@ -868,7 +885,7 @@ static void run_inode(struct pipeline *pl, const struct revoke_key *key,
 static void finish(const struct pipeline_opts *opts, uint64_t start,
 		   struct pipeline_result *res)
 {
-	res->total_us = now_us() - start;
+	res->total_us = pipeline_now_us() - start;
 	if (res->rep.released || opts->release == REVOKE_RELEASE_YES)
 		res->rep.flags |= REVOKE_REPORT_RELEASE;
 }
@@ -886,19 +903,15 @@ static void finish(const struct pipeline_opts *opts, uint64_t start,
 int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 		 const struct pipeline_opts *opts, struct pipeline_result *res)
 {
-	uint64_t start = now_us();
-	struct holder_set set;
+	uint64_t start = pipeline_now_us();
 	int err;
 
 	memset(res, 0, sizeof(*res));
 	if (!pl->ready)
 		return -ENOSYS;
-	err = holders_find(&pl->holders, key, &set);
+	err = pipeline_passes(pl, key, opts, start, res);
 	if (err)
 		return err;
-	res->discover_us = now_us() - start;
-	run_inode(pl, key, &set, opts, start, res);
-	holder_set_free(&set);
 	finish(opts, start, res);
 	revoked_map_report_set(pl->rb, key, &res->rep);
 	return 0;
@@ -920,8 +933,8 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res)
 {
-	uint64_t start = now_us();
-	struct holder_set all, one;
+	uint64_t start = pipeline_now_us();
+	struct holder_set all;
 	size_t i;
 	int err;
 
@@ -931,14 +944,9 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 	err = holders_find_rdev(&pl->holders, key, &all);
 	if (err)
 		return err;
-	res->discover_us = now_us() - start;
-	for (i = 0; i < all.ninodes && !err; i++) {
-		err = holders_find(&pl->holders, &all.inodes[i], &one);
-		if (err)
-			break;
-		run_inode(pl, &all.inodes[i], &one, opts, start, res);
-		holder_set_free(&one);
-	}
+	res->discover_us = pipeline_now_us() - start;
+	for (i = 0; i < all.ninodes && !err; i++)
+		err = pipeline_passes(pl, &all.inodes[i], opts, start, res);
 	holder_set_free(&all);
 	finish(opts, start, res);
 	return err;

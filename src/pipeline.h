@@ -23,10 +23,14 @@
  * struct pipeline_opts - what one run does
  * @release: replace descriptors by a dead file (auto: for device files)
  * @timeout_ms: how long the drain waits
+ * @spare: a holder whose access could not be taken away is left alive
+ *	and reported as a failure, instead of being killed
+ *	(pipeline_policy.c)
  */
 struct pipeline_opts {
 	enum revoke_release release;
 	unsigned int timeout_ms;
+	bool spare;
 };
 
 #define PIPELINE_TIMEOUT_DEFAULT_MS 2000
@@ -35,21 +39,49 @@ struct pipeline_opts {
  * struct pipeline_failure - something the pipeline could not do
  * @pid: the process
  * @tid: the thread, or 0 for the whole process
- * @step: stop, wake, unmap, release or drain
+ * @step: stop, wake, unmap, release, drain, rescan or kill
  * @reason: one word: an errno name, or e.g. traced_by_pid_N
+ * @uid: the process's real uid, once the policy looked (-1 if unknown)
+ * @comm: its name, once the policy looked ("" if unknown)
+ * @settled: the policy has dealt with it: it is no failure any more
+ *	(the process was killed, or had exited, so its access is gone)
  */
 struct pipeline_failure {
 	pid_t pid;
 	pid_t tid;
 	const char *step;
 	char reason[48];
+	long uid;
+	char comm[16];
+	bool settled;
+};
+
+/**
+ * struct pipeline_kill - a holder the policy ended (pipeline_policy.c)
+ * @pid: the process
+ * @uid: its real uid
+ * @comm: its name
+ * @step: the step that could not take its access away
+ * @reason: why (the failure's reason)
+ * @gone: it had exited by the deadline; else it is also a failure
+ */
+struct pipeline_kill {
+	pid_t pid;
+	long uid;
+	char comm[16];
+	const char *step;
+	char reason[48];
+	bool gone;
 };
 
 /**
  * struct pipeline_result - the report of one run
  * @rep: the counts, as stored in the revoke_reports map
- * @fail: the failures
+ * @fail: the failures (some settled by the policy: see @rep.failed)
  * @nfail: their number
+ * @kill: the holders the policy killed
+ * @nkill: their number
+ * @passes: discovery passes run (pipeline_policy.c), summed over inodes
  * @discover_us: time spent finding holders the first time
  * @total_us: time from the start of the run to the end of the drain
  */
@@ -57,6 +89,9 @@ struct pipeline_result {
 	struct revoke_report rep;
 	struct pipeline_failure *fail;
 	size_t nfail;
+	struct pipeline_kill *kill;
+	size_t nkill;
+	unsigned int passes;
 	uint64_t discover_us;
 	uint64_t total_us;
 };
@@ -83,5 +118,18 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
+
+/* Between pipeline.c and pipeline_policy.c only. */
+void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
+		      const struct holder_set *set,
+		      const struct pipeline_opts *opts, uint64_t start,
+		      struct pipeline_result *res);
+int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
+		    const struct pipeline_opts *opts, uint64_t start,
+		    struct pipeline_result *res);
+void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
+		   const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+uint64_t pipeline_now_us(void);
 
 #endif /* REVOKE_PIPELINE_H */

@@ -129,6 +129,31 @@ static int parse_source(char *rest, unsigned int lineno,
 	return -EINVAL;
 }
 
+/* "holders kill" or "holders spare" */
+static int parse_holders(char *rest, unsigned int lineno, bool *spare,
+			 char *err, size_t errlen)
+{
+	char *save = NULL, *w = strtok_r(rest, " \t", &save);
+
+	if (w && !strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(w, "kill") || !strcmp(w, "spare")) {
+			*spare = w[0] == 's';
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "line %u: holders must be kill or spare", lineno);
+	return -EINVAL;
+}
+
+/* Does @word begin with statement @name, then a blank or its end? */
+static bool statement(const char *word, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(word, name, n) &&
+	       (word[n] == ' ' || word[n] == '\t' || !word[n]);
+}
+
 /**
  * policy_parse() - parse a whole policy
  * @text: the file's contents, NUL-terminated
@@ -171,16 +196,20 @@ int policy_parse(const char *text, struct policy *out, char *err,
 		word = line + strspn(line, " \t");
 		if (!*word)
 			continue;
-		if (!strncmp(word, "source", 6) &&
-		    (word[6] == ' ' || word[6] == '\t' || !word[6])) {
+		if (statement(word, "source")) {
 			ret = parse_source(word + 6, lineno, &p.source, err,
 					   errlen);
+			continue;
+		}
+		if (statement(word, "holders")) {
+			ret = parse_holders(word + 7, lineno, &p.spare_holders,
+					    err, errlen);
 			continue;
 		}
 		if (strncmp(word, "revoke", 6) ||
 		    (word[6] && word[6] != ' ' && word[6] != '\t')) {
 			snprintf(err, errlen, "line %u: unknown statement '%.*s' "
-				 "(expected source or revoke)", lineno,
+				 "(expected source, holders or revoke)", lineno,
 				 (int)strcspn(word, " \t"), word);
 			ret = -EINVAL;
 			break;

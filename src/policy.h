@@ -6,6 +6,7 @@
  * One statement per line; '#' starts a comment:
  *
  *	source udev|netlink
+ *	holders kill|spare
  *	revoke [subsystem=GLOB] [PROPERTY=GLOB]... [mode=deny|revoke|release]
  *		[signal=hup]
  *
@@ -14,6 +15,11 @@
  * uevents read by the daemon itself from netlink (no udev needed; only
  * the kernel's own properties: SUBSYSTEM, DEVNAME as /dev/NAME, DEVTYPE,
  * DEVPATH, MAJOR, MINOR, and the driver's).
+ *
+ * holders says what every add (by hand or by a rule) does with a holder
+ * whose access cannot be taken away (traced by another process, never
+ * stopping, ...): kill it (the default) or leave it alive and report it
+ * as a failure, as "revoke-bpf add --spare" does for one add.
  *
  * A removed device matches a rule when every condition matches its udev
  * properties (fnmatch(3) globs; a rule with none matches every device).
@@ -68,10 +74,18 @@ enum policy_source {
 	POLICY_SOURCE_NETLINK,
 };
 
+/**
+ * struct policy - a parsed policy file
+ * @rules: the revoke lines
+ * @nrules: their number
+ * @source: where removals come from
+ * @spare_holders: "holders spare": never kill a holder (see above)
+ */
 struct policy {
 	struct policy_rule *rules;
 	size_t nrules;
 	enum policy_source source;
+	bool spare_holders;
 };
 
 /* A device's udev properties: @n KEY and VALUE pairs. */

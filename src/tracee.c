@@ -37,7 +37,7 @@
 #include "procfs.h"
 #include "tracee.h"
 
-#define SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
+#define SEIZE_OPTS TRACEE_SEIZE_OPTS
 #define INJECT_TIMEOUT_MS 2000
 #define SYSCALL_STOP (SIGTRAP | 0x80)
 
@@ -407,7 +407,10 @@ static int choose_injector(struct tracee *t)
 		return -ESRCH;
 	if (vdso_syscall_ip(t, &t->syscall_ip))
 		t->syscall_ip = 0;
-	return t->syscall_ip ? 0 : -ENOEXEC;
+	if (t->syscall_ip)
+		return 0;
+	/* none to borrow: write one, every thread stopped (tracee_insn.c) */
+	return tracee_insn_place(t);
 }
 
 /**
@@ -425,7 +428,8 @@ static int choose_injector(struct tracee *t)
  * @timeout_ms are counted in @t->unstopped; the others are stopped.  On
  * failure nothing is left seized or stopped.
  *
- * Return: 0 or a negative errno.
+ * Return: 0, -ESRCH if it exited, -EAGAIN if it is alive but no thread
+ * stopped in time, or another negative errno.
  */
 int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen)
@@ -459,7 +463,9 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 			t->unstopped++;
 	err = choose_injector(t);
 	if (err == -ESRCH) {
+		/* alive (just checked), yet asleep where no signal reaches */
 		snprintf(why, whylen, "no_thread_stopped");
+		err = -EAGAIN;
 		goto fail;
 	}
 	/* without a syscall instruction, only tracee_syscall() fails */
@@ -743,6 +749,7 @@ void tracee_detach(struct tracee *t)
 	size_t i;
 	int k;
 
+	tracee_insn_restore(t);	/* before any thread may run */
 	for (i = 0; i < t->nr; i++) {
 		struct tracee_thread *th = &t->th[i];
 		arch_regs_t regs = leaving_regs(th);

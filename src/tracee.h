@@ -3,20 +3,25 @@
  * tracee.h - stopping every thread of a process with ptrace, executing
  * system calls in it, and letting it go exactly as it was.
  *
- * No code is written into the process: injected calls run the process's
- * own "syscall" instruction (the one the stopped thread was in, or one in
- * its vDSO), and every register is put back before it resumes.
+ * Injected calls run the process's own "syscall" instruction (the one a
+ * stopped thread was in, or one in its vDSO); a process with none gets
+ * one written over a word of its code while every thread is stopped
+ * (tracee_insn.c), and the word is put back, as every register is,
+ * before it resumes.
  */
 #ifndef REVOKE_TRACEE_H
 #define REVOKE_TRACEE_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/ptrace.h>
 #include <sys/types.h>
 
 #include "arch.h"
 
 #define TRACEE_MAX_RESEND 8
+/* The options every thread is seized with (tracee.c, tracee_insn.c). */
+#define TRACEE_SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
 
 /**
  * struct tracee_thread - one thread of a process under our ptrace
@@ -56,6 +61,10 @@ struct tracee_thread {
  * @injector: index in @th of the thread that runs injected calls, or -1
  * @syscall_ip: address of a syscall instruction in the process
  * @unstopped: threads seized but not stopped in time (left to the reaper)
+ * @patched: @syscall_ip is an instruction we wrote (tracee_insn.c) over
+ *	@patch_word, put back before any thread is let go
+ * @patch_ip: where
+ * @patch_word: the word that was there
  */
 struct tracee {
 	pid_t tgid;
@@ -65,6 +74,9 @@ struct tracee {
 	int injector;
 	unsigned long syscall_ip;
 	int unstopped;
+	bool patched;
+	unsigned long patch_ip;
+	unsigned long patch_word;
 };
 
 int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
@@ -79,6 +91,8 @@ int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len);
 int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 		 size_t len);
 void tracee_detach(struct tracee *t);
+int tracee_insn_place(struct tracee *t);
+void tracee_insn_restore(struct tracee *t);
 int tracee_reap(void);
 
 #endif /* REVOKE_TRACEE_H */

@@ -10,7 +10,13 @@
  * the file "f" ("fuse content\n", mode 0644), which the server numbers
  * INO (default 42: FUSE's use_ino). Prints "ready" once the mount is
  * there; unmount it to stop it.
+ *
+ * A second file, "hang", is never answered: its first read says
+ * "hanging" and the server, single-threaded, sleeps for good, so every
+ * later request to it stays queued (a FUSE wait that only SIGKILL ends).
+ * Kill the server to end it; the kernel then fails what is queued.
  */
+#include <unistd.h>
 #define FUSE_USE_VERSION 31
 #include <errno.h>
 #include <fuse.h>
@@ -33,7 +39,7 @@ static int ff_getattr(const char *path, struct stat *st,
 		st->st_ino = 1;
 		return 0;
 	}
-	if (strcmp(path, "/f"))
+	if (strcmp(path, "/f") && strcmp(path, "/hang"))
 		return -ENOENT;
 	st->st_mode = S_IFREG | 0644;
 	st->st_nlink = 1;
@@ -54,13 +60,14 @@ static int ff_readdir(const char *path, void *buf, fuse_fill_dir_t fill,
 	fill(buf, ".", NULL, 0, 0);
 	fill(buf, "..", NULL, 0, 0);
 	fill(buf, "f", NULL, 0, 0);
+	fill(buf, "hang", NULL, 0, 0);
 	return 0;
 }
 
 static int ff_open(const char *path, struct fuse_file_info *fi)
 {
 	(void)fi;
-	return strcmp(path, "/f") ? -ENOENT : 0;
+	return strcmp(path, "/f") && strcmp(path, "/hang") ? -ENOENT : 0;
 }
 
 static int ff_read(const char *path, char *buf, size_t size, off_t off,
@@ -69,6 +76,12 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off,
 	size_t len = sizeof(content) - 1;
 
 	(void)fi;
+	if (!strcmp(path, "/hang")) {
+		printf("hanging\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	if (strcmp(path, "/f"))
 		return -ENOENT;
 	if ((size_t)off >= len)

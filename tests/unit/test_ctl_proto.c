@@ -82,6 +82,7 @@ static void test_path_roundtrip(void)
 static void test_accepts(void)
 {
 	struct revoke_req r;
+	char buf[128];
 	const char *why;
 
 	CHECK("list with no fields",
@@ -99,6 +100,10 @@ static void test_accepts(void)
 	      !revoke_verb_privileged(REVOKE_VERB_STATUS));
 	CHECK("del with ino only",
 	      parse("revoke-bpf/1 del ino=5\n", &r, &why) == 0 && !r.has_dev);
+	CHECK("add spare=yes parses, and formats back",
+	      parse("revoke-bpf/1 add ino=5 spare=yes\n", &r, &why) == 0 &&
+	      r.spare && revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 add ino=5 spare=yes\n"));
 	CHECK("fields in any order",
 	      parse("revoke-bpf/1 add dev=0:22 ino=5\n", &r, &why) == 0 &&
 	      r.minor == 22 && r.ino == 5);
@@ -155,6 +160,9 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 del path=/f rdev=7:0 type=char\n", "path names the file sent with the request; it does not go with ino, dev or rdev" },
 		{ "revoke-bpf/1 list path=/f\n", "this verb takes no fields" },
 		{ "revoke-bpf/1 unload dev=1:1\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 add ino=1 spare=no\n", "spare is given once, as spare=yes" },
+		{ "revoke-bpf/1 add ino=1 spare=yes spare=yes\n", "spare is given once, as spare=yes" },
+		{ "revoke-bpf/1 del ino=1 spare=yes\n", "release, timeout_ms and spare are fields of add only" },
 	};
 	struct revoke_req r;
 	const char *why;

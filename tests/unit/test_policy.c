@@ -44,6 +44,13 @@ static void test_valid(void)
 	      p.source == POLICY_SOURCE_UDEV &&
 	      policy_parse("source netlink\nrevoke\n", &p, err, sizeof(err)) == 0 &&
 	      p.source == POLICY_SOURCE_NETLINK && p.nrules == 1);
+	CHECK("holders are killed unless the policy says holders spare",
+	      policy_parse("revoke\n", &p, err, sizeof(err)) == 0 &&
+	      !p.spare_holders &&
+	      policy_parse("holders spare\nrevoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.spare_holders &&
+	      policy_parse("holders kill\n", &p, err, sizeof(err)) == 0 &&
+	      !p.spare_holders);
 	CHECK("signal=hup marks the rule",
 	      policy_parse("revoke subsystem=tty signal=hup mode=revoke\n", &p,
 			   err, sizeof(err)) == 0 && p.rules[0].hangup &&
@@ -60,8 +67,11 @@ static void test_invalid(void)
 		const char *text;
 		const char *err;
 	} bad[] = {
-		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected source or revoke)" },
-		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source or revoke)" },
+		{ "holders\n", "line 1: holders must be kill or spare" },
+		{ "holders spare kill\n", "line 1: holders must be kill or spare" },
+		{ "holders maim\n", "line 1: holders must be kill or spare" },
+		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected source, holders or revoke)" },
+		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source, holders or revoke)" },
 		{ "revoke subsystem\n", "line 1: 'subsystem' is not KEY=VALUE" },
 		{ "revoke =tty\n", "line 1: '=tty' is not KEY=VALUE" },
 		{ "revoke mode=kill\n", "line 1: mode must be given once, as deny, revoke or release" },

@@ -186,7 +186,7 @@ mapping_replaced_keeps_sigtrap() {
 	mapping_replaced_keeps_sigtrap catch unblocked,catch
 }
 
-@test "a holder already under strace is reported, left running, and woken by add once strace lets go" {
+@test "with --spare a holder already under strace is reported, left running, and woken by add once strace lets go" {
 	local f pid spid
 	f=$(fifo)
 	# -I 1: strace blocks SIGTERM by default when it runs the program
@@ -197,10 +197,10 @@ mapping_replaced_keeps_sigtrap() {
 	pid=$(sed -n 's/^ready pid=//p' "$D/out")
 	[ -n "$pid" ]
 	wait_blocked "$pid"
-	run revoke-bpf add "$f" --no-release
-	[ "$status" -eq 0 ]
+	run revoke-bpf add "$f" --no-release --spare
+	[ "$status" -eq 4 ]
 	[ "${lines[1]}" = "  holders 1: fds 1, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1" ]
-	[ "${lines[2]}" = "  failed: pid $pid: stop: traced_by_pid_$spid" ]
+	[ "${lines[2]}" = "  failed: pid $pid (holder) uid 0: stop: traced_by_pid_$spid" ]
 	# untouched: still blocked in its read, not stopped by us
 	[ "$(cut -d' ' -f1 "/proc/$pid/syscall")" = 0 ]
 	not_stopped "$pid"

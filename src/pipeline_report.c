@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline_report.c - add's answer lines for what the pipeline left
+ * (ctl_proto.h):
+ *
+ *	failure pid=N tid=N step=WORD reason=WORD [uid=N comm=PCT]
+ *	killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no
+ *
+ * A failure the policy settled (its holder was killed, or exited) is
+ * not a failure any more: it is reported by its "killed" line, or not at
+ * all.  comm is the process's name, percent-encoded (it may hold
+ * spaces); uid is its real uid.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline_report.h"
+
+static void comm_field(struct rbuf *resp, const char *comm)
+{
+	char enc[3 * 16 + 1];
+
+	if (revoke_pct_encode(comm, enc, sizeof(enc)) < 0)
+		snprintf(enc, sizeof(enc), "?");
+	rbuf_printf(resp, " comm=%s", enc);
+}
+
+/**
+ * pipeline_report_lines() - the failure and killed lines of a run
+ * @resp: the answer being built
+ * @res: the run's report
+ */
+void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nfail; i++) {
+		const struct pipeline_failure *f = &res->fail[i];
+
+		if (f->settled)
+			continue;
+		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s",
+			    (int)f->pid, (int)f->tid, f->step, f->reason);
+		if (f->uid >= 0) {
+			rbuf_printf(resp, " uid=%ld", f->uid);
+			comm_field(resp, f->comm);
+		}
+		rbuf_printf(resp, "\n");
+	}
+	for (i = 0; i < res->nkill; i++) {
+		const struct pipeline_kill *k = &res->kill[i];
+
+		rbuf_printf(resp, "killed pid=%d uid=%ld", (int)k->pid, k->uid);
+		comm_field(resp, k->comm);
+		rbuf_printf(resp, " step=%s reason=%s gone=%s\n", k->step,
+			    k->reason, k->gone ? "yes" : "no");
+	}
+}
+
+/**
+ * pipeline_report_log() - one log line per holder the policy killed
+ * @res: the run's report
+ *
+ * A process names itself: its name is logged with every byte that is
+ * not printable ASCII as '?', so that it cannot forge a log line.
+ */
+void pipeline_report_log(const struct pipeline_result *res)
+{
+	char comm[sizeof(res->kill->comm)];
+	size_t i, j;
+
+	for (i = 0; i < res->nkill; i++) {
+		const struct pipeline_kill *k = &res->kill[i];
+
+		for (j = 0; j < sizeof(comm) - 1 && k->comm[j]; j++)
+			comm[j] = k->comm[j] >= 0x20 && k->comm[j] < 0x7f ?
+				  k->comm[j] : '?';
+		comm[j] = '\0';
+		fprintf(stderr, "revoke-bpfd: killed pid %d (%s) uid %ld: %s: "
+			"%s%s\n", (int)k->pid, comm, k->uid, k->step,
+			k->reason, k->gone ? "" : "; still alive");
+	}
+}
+
+static int append(void **arr, size_t *n, const void *more, size_t nmore,
+		  size_t size)
+{
+	void *p;
+
+	if (!nmore)
+		return 0;
+	p = realloc(*arr, (*n + nmore) * size);
+	if (!p)
+		return -1;
+	memcpy((char *)p + *n * size, more, nmore * size);
+	*arr = p;
+	*n += nmore;
+	return 0;
+}
+
+/**
+ * pipeline_report_merge() - add @res's kills and passes to @sum's
+ * @sum: the sum (its counts are summed by the caller)
+ * @res: one run's report, unchanged
+ *
+ * Return: 0, or -1 if memory is short (then @sum lists fewer kills).
+ */
+int pipeline_report_merge(struct pipeline_result *sum,
+			  const struct pipeline_result *res)
+{
+	sum->passes += res->passes;
+	return append((void **)&sum->kill, &sum->nkill, res->kill, res->nkill,
+		      sizeof(*res->kill));
+}

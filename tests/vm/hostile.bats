@@ -1,0 +1,284 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Holders that fight back, as an unprivileged user (uid 65534) who wants
+# to keep a file after root revokes it: no syscall instruction to lend,
+# a fork-and-exit chain, a child traced by its own parent, a wait in a
+# FUSE request its server never answers.  Each ends with its access gone
+# (SIGBUS on the mapping, or killed by the policy and named), or, with
+# --spare, alive and reported with exit status 4; none is left stopped
+# or traced by revoke-bpfd.
+
+load lib
+
+HOSTILE=$REPO/build/tests/hostile
+FUSEFILE=$REPO/build/tests/fusefile
+
+setup() {
+	D=$(mktemp -d /tmp/hostile.XXXXXX)
+	chmod 755 "$D"
+	KILL=()
+}
+
+# The FUSE server goes first: a holder killed while it waits for it ends
+# only once the kernel fails its requests (then revoke-bpfd, its tracer
+# since it tried to stop it, reaps it).
+teardown() {
+	local held=0
+	if [ -n "${FUSE_PID:-}" ]; then
+		kill -9 "$FUSE_PID" 2>/dev/null || true
+		wait "$FUSE_PID" 2>/dev/null || true
+		umount -l "$D/fuse" 2>/dev/null || true
+		FUSE_PID=
+	fi
+	lets_go_of_all || held=1
+	kill_holders
+	return "$held"
+}
+
+# as_nobody OUT ARGS...: "hostile ARGS..." as uid 65534 in the background,
+# output to OUT; waits for its "ready" line and sets HOLDER_PID (asuser
+# executes hostile, so the pid is the same).
+as_nobody() {
+	local out=$1
+	shift
+	"$ASUSER" 65534 "$HOSTILE" "$@" >"$out" 2>&1 3>&- &
+	HOLDER_PID=$!
+	wait_ready_line "$out"
+}
+
+wait_ready_line() {
+	local i
+	for i in $(seq 1 200); do
+		grep -q '^ready' "$1" && return 0
+		sleep 0.05
+	done
+	echo "no ready line in $1:" >&2
+	cat "$1" >&2
+	return 1
+}
+
+# nobody_file: a new file uid 65534 may read and write; prints its path.
+nobody_file() {
+	local f
+	f=$(new_file "$D")
+	chmod 666 "$f"
+	echo "$f"
+}
+
+# untouched PID TRACER: PID is neither stopped nor traced by anyone but
+# TRACER (0: no one).
+untouched() {
+	not_stopped "$1"
+	[ "$(awk '/^TracerPid:/ { print $2 }' "/proc/$1/status")" = "$2" ]
+}
+
+# holder_exits STATUS: wait for $HOLDER_PID, which must exit with STATUS.
+holder_exits() {
+	local rc=0
+	wait "$HOLDER_PID" || rc=$?
+	HOLDER_PID=
+	[ "$rc" -eq "$1" ] || { echo "holder exited with $rc, expected $1" >&2; return 1; }
+}
+
+@test "a holder with no syscall instruction to lend (no vDSO, spinning) loses its FIFO descriptor and its mapping" {
+	local f fd
+	f=$(nobody_file)
+	mkfifo -m 666 "$D/fifo"
+	as_nobody "$D/out" spin "$f" "$D/fifo"
+	fd=$(sed -n 's/^ready pid=[0-9]* fifo_fd=//p' "$D/out")
+	! grep -q '\[vdso\]' "/proc/$HOLDER_PID/maps"
+	sleep 0.3	# past its last call: spinning in user space
+	run revoke-bpf add "$D/fifo"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 1, mappings 0, waiters 0; woken 0, unmapped 0, released 1; failed 0" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "$(readlink "/proc/$HOLDER_PID/fd/$fd")" = "/memfd:revoke-bpf-dead (deleted)" ]
+	untouched "$HOLDER_PID" 0
+	run revoke-bpf add "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" ]
+	[ "${#lines[@]}" -eq 2 ]
+	holder_exits 0
+	# its SIGBUS handler: the FIFO's descriptor is the dead file, its code
+	# is what it was before the instruction was written and put back
+	run cat "$D/out"
+	[ "${lines[1]}" = "fifo read: EIO" ]
+	[ "${lines[2]}" = "text intact" ]
+	[ "${lines[3]}" = "SIGBUS si_code=BUS_ADRERR" ]
+}
+
+@test "a fork-and-exit chain holding a mapping: no generation reads the file after add" {
+	local f ended
+	f=$(nobody_file)
+	as_nobody "$D/out" chain "$f" "$D/after"
+	sleep 0.5	# generations go by
+	run revoke-bpf add "$f"
+	touch "$D/after"
+	[ "$status" -eq 0 ]
+	[[ ${lines[1]} =~ ^"  holders "[0-9]+": fds 0, mappings "[0-9]+", waiters 0; woken 0, unmapped "[0-9]+", released 0; failed 0"(", killed "[0-9]+)?$ ]]
+	# any holder killed is a generation, named and with its reason
+	for l in "${lines[@]:2}"; do
+		[[ $l =~ ^"  killed: pid "[0-9]+" (hostile) uid 65534: "(rescan: new_holder_after_4_passes|stop: no_thread_stopped)$ ]]
+	done
+	for i in $(seq 1 200); do
+		grep -q '^chain ended' "$D/out" && break
+		sleep 0.05
+	done
+	ended=$(grep '^chain ended' "$D/out")
+	# what it took, for the record (TAP comments)
+	echo "# add: ${lines[1]# }" >&3
+	echo "# $ended" >&3
+	echo "# $(grep -o 'in [0-9]* us, [0-9]* passes, [0-9]* killed' "$DAEMON_LOG" | tail -1)" >&3
+	[[ $ended =~ ^"chain ended: generations="[1-9][0-9]*" exited="[0-9]+" sigbus="[0-9]+" sigkill="[0-9]+" other=0"$ ]]
+	! grep -q '^read after add' "$D/out"
+	holder_exits 0
+}
+
+@test "a child traced by its unprivileged parent is killed by default and named with uid and reason" {
+	local f child
+	f=$(nobody_file)
+	as_nobody "$D/out" traced "$f"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf add "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 2: fds 0, mappings 2, waiters 0; woken 0, unmapped 1, released 0; failed 0, killed 1" ]
+	[ "${lines[2]}" = "  killed: pid $child (hostile) uid 65534: stop: traced_by_pid_$HOLDER_PID" ]
+	[ "${#lines[@]}" -eq 3 ]
+	wait_line "$D/out" "child ended: signal KILL"
+	holder_exits 0
+}
+
+@test "with --spare the traced child survives, add exits 4 and names it" {
+	local f child
+	f=$(nobody_file)
+	as_nobody "$D/out" traced "$f"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf add "$f" --spare
+	[ "$status" -eq 4 ]
+	[ "${lines[1]}" = "  holders 2: fds 0, mappings 2, waiters 0; woken 0, unmapped 1, released 0; failed 1" ]
+	[ "${lines[2]}" = "  failed: pid $child (hostile) uid 65534: stop: traced_by_pid_$HOLDER_PID" ]
+	[ "${#lines[@]}" -eq 3 ]
+	# alive, traced by its parent only, not stopped
+	untouched "$child" "$HOLDER_PID"
+	untouched "$HOLDER_PID" 0
+	! grep -q '^child ended' "$D/out"
+}
+
+@test "the policy's 'holders spare' spares a traced child as --spare does" {
+	local f child
+	f=$(nobody_file)
+	printf 'holders spare\n' > "$D/policy.conf"
+	stop_daemon
+	start_daemon --policy "$D/policy.conf"
+	as_nobody "$D/out" traced "$f"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf add "$f"
+	stop_daemon
+	start_daemon
+	[ "$status" -eq 4 ]
+	[ "${lines[2]}" = "  failed: pid $child (hostile) uid 65534: stop: traced_by_pid_$HOLDER_PID" ]
+	untouched "$child" "$HOLDER_PID"
+}
+
+@test "add --json lists each failure and each killed holder with pid, uid, comm, step and reason" {
+	local f child
+	f=$(nobody_file)
+	as_nobody "$D/out" traced "$f"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf --json add "$f" --spare
+	[ "$status" -eq 4 ]
+	[[ $output == *"\"failures\":[{\"pid\":$child,\"tid\":0,\"step\":\"stop\",\"reason\":\"traced_by_pid_$HOLDER_PID\",\"uid\":65534,\"comm\":\"hostile\"}],\"killed\":[]"* ]]
+	run revoke-bpf --json add "$f"
+	[ "$status" -eq 0 ]
+	[[ $output == *"\"failures\":[],\"killed\":[{\"pid\":$child,\"uid\":65534,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$HOLDER_PID\",\"gone\":\"yes\"}]"* ]]
+	wait_line "$D/out" "child ended: signal KILL"
+}
+
+# fuse_stuck HOW: a FUSE server in $D/fuse that answers nothing more, and
+# a holder (uid 65534) of a new file $F asleep in a read of the server's
+# file through HOW (map or fd).  Its wait is killable (D) or, on some
+# kernels for a read by descriptor, first interruptible (S), which the
+# pipeline's PTRACE_INTERRUPT turns into a killable one: either way no
+# ptrace stop comes, and only SIGKILL reaches it.
+fuse_stuck() {
+	F=$(nobody_file)
+	mkdir "$D/fuse"
+	"$FUSEFILE" "$D/fuse" > "$D/fuse.out" 2>&1 3>&- &
+	FUSE_PID=$!
+	wait_line "$D/fuse.out" ready
+	as_nobody "$D/out" stuck "$1" "$F" "$D/fuse/f" "$D/go"
+	# the server sleeps in its answer to this read, for good
+	cat "$D/fuse/hang" > /dev/null 2>&1 3>&- &
+	KILL+=("$!")
+	wait_line "$D/fuse.out" hanging
+	touch "$D/go"
+	wait_line "$D/out" reading
+	sleep 0.5
+	grep -q '^State:[[:space:]]*[SD]' "/proc/$HOLDER_PID/status" || {
+		echo "the holder is not asleep in the FUSE request:" >&2
+		grep State "/proc/$HOLDER_PID/status" >&2
+		return 1
+	}
+	! grep -q '^read:' "$D/out"
+}
+
+@test "a holder asleep in a FUSE request its server never answers is killed by default" {
+	fuse_stuck map
+	run revoke-bpf add "$F"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" ]
+	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) uid 65534: stop: no_thread_stopped" ]
+	[ "${#lines[@]}" -eq 3 ]
+	holder_exits 137
+}
+
+@test "a killed holder whose exit waits on a FUSE server that never answers is reported alive, add exits 4" {
+	fuse_stuck fd
+	run revoke-bpf add "$F"
+	[ "$status" -eq 4 ]
+	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 1, killed 1" ]
+	[ "${lines[2]}" = "  failed: pid $HOLDER_PID (hostile) uid 65534: kill: alive_2000ms_after_SIGKILL" ]
+	[ "${lines[3]}" = "  killed: pid $HOLDER_PID (hostile) uid 65534: stop: no_thread_stopped; still alive" ]
+	[ "${#lines[@]}" -eq 4 ]
+	# its close of the FUSE file (FUSE_FLUSH) waits: it dies with the server
+	grep -q '^State:[[:space:]]*D' "/proc/$HOLDER_PID/status"
+	kill -9 "$FUSE_PID"
+	holder_exits 137
+}
+
+@test "add exits 0 when every access is gone, 4 when a holder keeps it, 3 when a loop device stays bound, 1 when nothing is revoked" {
+	local f child img
+	f=$(nobody_file)
+	run revoke-bpf add "$f"
+	[ "$status" -eq 0 ]
+	f=$(nobody_file)
+	as_nobody "$D/out" traced "$f"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf add "$f" --spare
+	[ "$status" -eq 4 ]
+	# a loop device with a filesystem mounted from it stays bound: 3
+	img=$D/img
+	dd if=/dev/zero of="$img" bs=1M count=8 2>/dev/null
+	mke2fs -q -F -t ext4 "$img"
+	"$REPO/build/tests/loopctl" add 6 >/dev/null
+	run "$REPO/build/tests/loopio" bind 6 "$img"
+	expect_lines "bind: ok"
+	mkdir "$D/mnt"
+	mount /dev/loop6 "$D/mnt"
+	run revoke-bpf add "$img"
+	umount "$D/mnt"
+	revoke-bpf del --rdev 7:6 --block >/dev/null 2>&1 || true
+	"$REPO/build/tests/loopio" unbind 6 >/dev/null 2>&1 || true
+	"$REPO/build/tests/loopctl" remove 6 >/dev/null
+	[ "$status" -eq 3 ]
+	[[ $output == *"  loop device 7:6: denied, still bound, released 0; failed: detach_EBUSY"* ]]
+	run revoke-bpf add "$D/nonexistent"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: add: cannot open '$D/nonexistent': No such file or directory" ]
+}
