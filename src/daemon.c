@@ -238,6 +238,10 @@ static void resp_failures(struct rbuf *resp, const struct pipeline_result *res)
 		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
 			    (int)res->fail[i].pid, (int)res->fail[i].tid,
 			    res->fail[i].step, res->fail[i].reason);
+	for (i = 0; i < res->nrings; i++)
+		rbuf_printf(resp, "io_uring pid=%d fd=%d files=%u buffers=%u\n",
+			    (int)res->rings[i].pid, res->rings[i].fd,
+			    res->rings[i].files, res->rings[i].buffers);
 }
 
 static void log_pipeline(const char *what, const struct pipeline_result *res)

@@ -121,11 +121,37 @@ static int add_inode(struct holder_set *set, const struct revoke_holder *rec)
 	return 0;
 }
 
+/* An io_uring record: what a ring of @p holds (bpf/uring.bpf.h). */
+static int add_ring(struct holder_set *set, struct holder_proc *p,
+		    const struct revoke_holder *rec)
+{
+	struct holder_ring *r = realloc(p->rings, (p->nrings + 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	p->rings = r;
+	r += p->nrings++;
+	r->fd = (int)rec->fd;
+	r->kind = rec->kind;
+	r->index = (uint32_t)rec->start;
+	r->flags = rec->prot;
+	r->ring = rec->end;
+	r->found = rec->kind != REVOKE_HOLDER_RING_UNKNOWN &&
+		   (rec->dev || rec->ino);
+	set->nrings++;
+	return 0;
+}
+
 static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 {
 	struct holder_proc *p = proc_of(set, rec);
 
-	if (!p || add_inode(set, rec))
+	if (!p)
+		return -ENOMEM;
+	if (rec->kind >= REVOKE_HOLDER_RING_FILE)
+		return (rec->dev || rec->ino) && add_inode(set, rec) ? -ENOMEM :
+		       add_ring(set, p, rec);
+	if (add_inode(set, rec))
 		return -ENOMEM;
 	if (rec->kind == REVOKE_HOLDER_FD) {
 		int *fds = realloc(p->fds, (p->nfds + 1) * sizeof(*fds));
@@ -481,6 +507,7 @@ void holder_set_free(struct holder_set *set)
 		free(set->procs[i].fds);
 		free(set->procs[i].cloexec);
 		free(set->procs[i].vmas);
+		free(set->procs[i].rings);
 	}
 	free(set->procs);
 	free(set->inodes);

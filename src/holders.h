@@ -37,6 +37,26 @@ struct holder_vma {
 };
 
 /**
+ * struct holder_ring - what one of a process's io_uring instances holds
+ *	of the inode (bpf/uring.bpf.h)
+ * @fd: the ring's descriptor in that process
+ * @kind: REVOKE_HOLDER_RING_FILE, _BUF or _UNKNOWN
+ * @index: the fixed-file slot or buffer index; for a REVOKE_URING_PARTIAL
+ *	record with no inode, the table's size
+ * @flags: REVOKE_URING_*
+ * @ring: the ring's kernel address
+ * @found: a slot or buffer of the inode (false: only @flags says something)
+ */
+struct holder_ring {
+	int fd;
+	uint32_t kind;
+	uint32_t index;
+	uint32_t flags;
+	uint64_t ring;
+	bool found;
+};
+
+/**
  * struct holder_proc - one process holding a target inode
  * @tgid: the process
  * @start_boottime: when it started (ns since boot): tells it from a later
@@ -46,6 +66,8 @@ struct holder_vma {
  * @nfds: their number
  * @vmas: its mappings of the inode
  * @nvmas: their number
+ * @rings: what its io_uring instances hold of the inode
+ * @nrings: their number
  */
 struct holder_proc {
 	pid_t tgid;
@@ -55,6 +77,8 @@ struct holder_proc {
 	size_t nfds;
 	struct holder_vma *vmas;
 	size_t nvmas;
+	struct holder_ring *rings;
+	size_t nrings;
 };
 
 /**
@@ -63,6 +87,7 @@ struct holder_proc {
  * @nr: their number
  * @nfds: descriptors in all
  * @nvmas: mappings in all
+ * @nrings: io_uring records in all
  * @inodes: the distinct inodes held (one, unless searched by device)
  * @ninodes: their number
  */
@@ -71,6 +96,7 @@ struct holder_set {
 	size_t nr;
 	size_t nfds;
 	size_t nvmas;
+	size_t nrings;
 	struct revoke_key *inodes;
 	size_t ninodes;
 };

@@ -17,6 +17,7 @@
 #include "bpf_load.h"
 #include "ctl_proto.h"
 #include "holders.h"
+#include "pipeline_uring.h"
 #include "revoke_bpf.h"
 
 /**
@@ -37,12 +38,15 @@ struct pipeline_opts {
  * @tid: the thread, or 0 for the whole process
  * @step: stop, wake, unmap, release or drain
  * @reason: one word: an errno name, or e.g. traced_by_pid_N
+ * @keeps_access: the process keeps its access to the file (cannot
+ *	revoke): what a policy that ends such holders acts on
  */
 struct pipeline_failure {
 	pid_t pid;
 	pid_t tid;
 	const char *step;
 	char reason[48];
+	bool keeps_access;
 };
 
 /**
@@ -50,6 +54,8 @@ struct pipeline_failure {
  * @rep: the counts, as stored in the revoke_reports map
  * @fail: the failures
  * @nfail: their number
+ * @rings: the io_uring instances a revoked file was taken away from
+ * @nrings: their number
  * @discover_us: time spent finding holders the first time
  * @total_us: time from the start of the run to the end of the drain
  */
@@ -57,6 +63,8 @@ struct pipeline_result {
 	struct revoke_report rep;
 	struct pipeline_failure *fail;
 	size_t nfail;
+	struct pipeline_ring *rings;
+	size_t nrings;
 	uint64_t discover_us;
 	uint64_t total_us;
 };
@@ -83,5 +91,8 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
+void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
+			const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif /* REVOKE_PIPELINE_H */

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipeline_uring.c - take a revoked file away from a holder's io_uring
+ * instances, while the holder is stopped.
+ *
+ * A ring keeps a file as a fixed file (IORING_REGISTER_FILES), and keeps
+ * a file's pages under a registered buffer (IORING_REGISTER_BUFFERS),
+ * after every descriptor and mapping of it is gone: I/O on a fixed file
+ * of a pipe (IORING_OP_SPLICE) passes no LSM hook, nor does
+ * IORING_OP_READ_FIXED or WRITE_FIXED into or out of a registered
+ * buffer.  The iterators (bpf/uring.bpf.h) say which slot or buffer of
+ * which of the holder's rings; here the holder itself is made to call
+ *
+ *   io_uring_register(ring, IORING_REGISTER_FILES_UPDATE2, {slot, [-1]})
+ *   io_uring_register(ring, IORING_REGISTER_BUFFERS_UPDATE, {buf, [{0, 0}]})
+ *
+ * which empty the slot and put the kernel's empty buffer in place of the
+ * registered one (what IORING_REGISTER_BUFFERS2 calls a sparse entry),
+ * without waiting for requests in flight; a later request on that slot
+ * or buffer fails (EBADF, EFAULT).  The ring drops its reference once
+ * the requests that took one complete.  The arguments go on the
+ * injecting thread's stack, below what it uses, and the bytes there are
+ * put back afterwards.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include <linux/io_uring.h>
+
+#include "pipeline.h"
+#include "pipeline_uring.h"
+
+/* What goes on the holder's stack: the update and its one entry. */
+struct uring_args {
+	struct io_uring_rsrc_update2 up;
+	union {
+		__s32 fd;
+		struct iovec iov;
+	} entry;
+};
+
+static const char *uring_errname(long err)
+{
+	const char *name = strerrorname_np((int)-err);
+
+	return name ? name : "EIO";
+}
+
+/*
+ * Make the stopped holder @t run io_uring_register(@fd, @op, ...) on
+ * entry @index with @args; return its result or a negative errno.
+ */
+static long uring_update(struct tracee *t, int fd, unsigned int op,
+			 uint32_t index, struct uring_args *args)
+{
+	struct uring_args saved;
+	unsigned long addr, a[6] = { 0 };
+	long ret;
+	int err;
+
+	addr = tracee_stack_scratch(t, sizeof(*args));
+	if (!addr)
+		return -ENOSYS;
+	addr &= ~7UL;	/* the kernel reads __aligned_u64 fields */
+	if (tracee_read(t, addr, &saved, sizeof(saved)))
+		return -EFAULT;
+	args->up.offset = index;
+	args->up.data = addr + offsetof(struct uring_args, entry);
+	args->up.nr = 1;
+	if (tracee_write(t, addr, args, sizeof(*args)))
+		return -EFAULT;
+	a[0] = (unsigned long)fd;
+	a[1] = op;
+	a[2] = addr;
+	a[3] = sizeof(args->up);
+	err = tracee_syscall(t, arch_nr_io_uring_register, a, &ret);
+	if (tracee_write(t, addr, &saved, sizeof(saved)) && !err)
+		err = -EFAULT;
+	return err ? err : ret;
+}
+
+/* Empty fixed-file slot @index of ring @fd. */
+static long uring_drop_file(struct tracee *t, int fd, uint32_t index)
+{
+	struct uring_args args = { .entry.fd = -1 };
+
+	return uring_update(t, fd, IORING_REGISTER_FILES_UPDATE2, index, &args);
+}
+
+/* Replace registered buffer @index of ring @fd by the empty one. */
+static long uring_drop_buf(struct tracee *t, int fd, uint32_t index)
+{
+	struct uring_args args = { .entry.iov = { NULL, 0 } };
+
+	return uring_update(t, fd, IORING_REGISTER_BUFFERS_UPDATE, index, &args);
+}
+
+/* The entry of @res's ring list for descriptor @fd of @pid, made if new. */
+static struct pipeline_ring *ring_of(struct pipeline_result *res, pid_t pid,
+				     int fd)
+{
+	struct pipeline_ring *r;
+	size_t i;
+
+	for (i = 0; i < res->nrings; i++)
+		if (res->rings[i].pid == pid && res->rings[i].fd == fd)
+			return &res->rings[i];
+	r = realloc(res->rings, (res->nrings + 1) * sizeof(*r));
+	if (!r)
+		return NULL;
+	res->rings = r;
+	r += res->nrings++;
+	*r = (struct pipeline_ring){ .pid = pid, .fd = fd };
+	return r;
+}
+
+/* One record of what a ring holds: take it away, or say why not. */
+static void take_one(struct pipeline_result *res, struct tracee *t,
+		     const struct holder_ring *hr)
+{
+	struct pipeline_ring *r;
+	long ret;
+
+	if (hr->kind == REVOKE_HOLDER_RING_UNKNOWN) {
+		pipeline_fail_kept(res, t->tgid, "io_uring",
+				   "ring_fd_%d_not_inspected", hr->fd);
+		return;
+	}
+	if (!hr->found) {
+		pipeline_fail_kept(res, t->tgid, "io_uring",
+				   "ring_fd_%d_%s_not_all_inspected", hr->fd,
+				   hr->kind == REVOKE_HOLDER_RING_FILE ? "files" :
+				   "buffers");
+		return;
+	}
+	if (hr->kind == REVOKE_HOLDER_RING_FILE)
+		ret = uring_drop_file(t, hr->fd, hr->index);
+	else
+		ret = uring_drop_buf(t, hr->fd, hr->index);
+	if (ret != 1) {
+		pipeline_fail_kept(res, t->tgid, "io_uring", "ring_fd_%d_%s_%u_%s",
+				   hr->fd, hr->kind == REVOKE_HOLDER_RING_FILE ?
+				   "file" : "buffer", hr->index,
+				   ret >= 0 ? "not_updated" : uring_errname(ret));
+		return;
+	}
+	r = ring_of(res, t->tgid, hr->fd);
+	if (!r)
+		return;	/* done, only not reported */
+	if (hr->kind == REVOKE_HOLDER_RING_FILE)
+		r->files++;
+	else
+		r->buffers++;
+}
+
+/**
+ * pipeline_uring_take() - take a revoked file away from a holder's rings
+ * @res: the run's report: each ring acted on goes in @res->rings, each
+ *	slot or buffer that stays in @res->fail as a failure that leaves the
+ *	holder its access (pipeline_fail_kept())
+ * @t: the holder, every thread stopped (tracee_attach())
+ * @rings: what its rings hold of the file, found while it was stopped
+ * @n: their number
+ *
+ * A ring that another process shares (inherited, or sent over a socket)
+ * is emptied for both: the tables belong to the ring, not to a process.
+ */
+void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
+			 const struct holder_ring *rings, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		take_one(res, t, &rings[i]);
+}
