@@ -160,7 +160,7 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 	if (!task || !file || skipped(task))
 		return 0;
 	if (uring_file(file)) {
-		uring_scan(ctx, task, file);
+		uring_scan(ctx->meta->seq, task, file, ctx->fd, 0);
 		return 0;
 	}
 	match = target_file(file, &rec);
@@ -200,6 +200,18 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	rec.end = vma->vm_end;
 	rec.prot = vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/* The io_uring instances a thread registered (uring.bpf.h). */
+SEC("iter/task")
+int revoke_holder_regrings(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+
+	if (!task || (task->flags & PF_KTHREAD) || skipped(task))
+		return 0;
+	uring_scan_registered(ctx->meta->seq, task);
 	return 0;
 }
 

@@ -233,6 +233,7 @@ struct uring_walk {
 	__u32 nr_bvecs;		/* buffers: pages of slot, once read */
 	void *buf;		/* buffers: slot's io_mapped_ubuf, once read */
 	__u32 partial;		/* REVOKE_URING_PARTIAL: a page not told */
+	__u32 flags;		/* REVOKE_URING_REGISTERED, or 0 */
 	struct revoke_holder rec;
 };
 
@@ -380,7 +381,7 @@ static long uring_bufs_step(__u64 i, void *arg)
  * REVOKE_URING_PARTIAL record (start = the table's size, no inode) if the
  * walk did not get to its end or could not tell a page.
  */
-static __always_inline void uring_walk(struct bpf_iter__task_file *ctx,
+static __always_inline void uring_walk(struct seq_file *seq,
 				       struct uring_walk *w, __u32 kind,
 				       long (*step)(__u64, void *))
 {
@@ -393,21 +394,21 @@ static __always_inline void uring_walk(struct bpf_iter__task_file *ctx,
 	h->n = 0;
 	bpf_loop(REVOKE_URING_MAX_STEPS, step, w, 0);
 	w->rec.kind = kind;
-	w->rec.prot = w->partial;
+	w->rec.prot = w->flags | w->partial;
 	for (i = 0; i < URING_MAX_HITS && i < h->n; i++) {
 		w->rec.start = h->hit[i].slot;
 		w->rec.dev = h->hit[i].dev;
 		w->rec.ino = h->hit[i].ino;
-		bpf_seq_write(ctx->meta->seq, &w->rec, sizeof(w->rec));
+		bpf_seq_write(seq, &w->rec, sizeof(w->rec));
 	}
 	if (w->slot >= w->nr && !w->partial)
 		return;
 	/* not all was walked, or a page could not be told: say so, once */
 	w->rec.start = w->nr;
-	w->rec.prot = REVOKE_URING_PARTIAL;
+	w->rec.prot = w->flags | REVOKE_URING_PARTIAL;
 	w->rec.dev = 0;
 	w->rec.ino = 0;
-	bpf_seq_write(ctx->meta->seq, &w->rec, sizeof(w->rec));
+	bpf_seq_write(seq, &w->rec, sizeof(w->rec));
 }
 
 /* The sizes of @w->ctx's file and buffer tables. */
@@ -428,43 +429,80 @@ static __always_inline void uring_sizes(struct uring_walk *w, __u32 *files,
 
 /**
  * uring_scan() - report what of the targets the io_uring @file holds
- * @ctx: the task_file iterator's context; @file is its file
- * @task: the process whose descriptor @ctx->fd is @file
+ * @seq: the iterator's output
+ * @task: the thread that holds @file
  * @file: an io_uring instance (uring_file())
+ * @fd: the process's descriptor of @file; or, with @flags
+ *	REVOKE_URING_REGISTERED, the index @task registered it under
+ *	(IORING_REGISTER_RING_FDS)
+ * @flags: 0 or REVOKE_URING_REGISTERED
  *
  * Writes a struct revoke_holder per fixed-file slot and per registered
- * buffer that holds a target, with @fd the ring's descriptor, @start the
- * slot or buffer index and @end the ring's address (the same ring seen
- * through two processes); or one REVOKE_HOLDER_RING_UNKNOWN record if
- * this kernel's layout is not known.
+ * buffer that holds a target, with @start the slot or buffer index and
+ * @end the ring's address (the same ring seen twice); or one
+ * REVOKE_HOLDER_RING_UNKNOWN record if this kernel's layout is not known.
  */
-static __always_inline void uring_scan(struct bpf_iter__task_file *ctx,
+static __always_inline void uring_scan(struct seq_file *seq,
 				       struct task_struct *task,
-				       struct file *file)
+				       struct file *file, __u32 fd,
+				       __u32 flags)
 {
 	struct uring_walk w = {};
 	__u32 nfiles = 0, nbufs = 0;
 
 	w.ctx = BPF_CORE_READ(file, private_data);
-	w.rec.tgid = task->tgid;
-	w.rec.start_boottime = task->group_leader->start_boottime;
-	w.rec.fd = ctx->fd;
+	w.flags = flags;
+	w.rec.tgid = BPF_CORE_READ(task, tgid);
+	w.rec.start_boottime = BPF_CORE_READ(task, group_leader, start_boottime);
+	w.rec.fd = fd;
+	w.rec.cloexec = BPF_CORE_READ(task, pid);	/* the thread */
 	w.rec.end = (__u64)(unsigned long)w.ctx;
 	if (!w.ctx)
 		return;
 	if (!uring_old() && !uring_new()) {
 		w.rec.kind = REVOKE_HOLDER_RING_UNKNOWN;
-		bpf_seq_write(ctx->meta->seq, &w.rec, sizeof(w.rec));
+		w.rec.prot = flags;
+		bpf_seq_write(seq, &w.rec, sizeof(w.rec));
 		return;
 	}
 	uring_sizes(&w, &nfiles, &nbufs);
 	w.nr = nfiles;
-	uring_walk(ctx, &w, REVOKE_HOLDER_RING_FILE, uring_files_step);
+	uring_walk(seq, &w, REVOKE_HOLDER_RING_FILE, uring_files_step);
 	w.nr = nbufs;
 	w.slot = 0;
 	w.partial = 0;
 	w.buf = NULL;
-	uring_walk(ctx, &w, REVOKE_HOLDER_RING_BUF, uring_bufs_step);
+	uring_walk(seq, &w, REVOKE_HOLDER_RING_BUF, uring_bufs_step);
+}
+
+/* struct io_uring_task's registered_rings[] (IO_RINGFD_REG_MAX) */
+#define URING_REGISTERED_MAX 16
+
+/**
+ * uring_scan_registered() - uring_scan() the rings @task registered
+ * @seq: the iterator's output
+ * @task: a thread
+ *
+ * A ring registered with IORING_REGISTER_RING_FDS is used by index, and
+ * may have no descriptor left: the file iterator cannot see it.
+ */
+static __always_inline void uring_scan_registered(struct seq_file *seq,
+						  struct task_struct *task)
+{
+	struct io_uring_task *tctx = NULL;
+	struct file *file;
+	int i;
+
+	if (!bpf_core_field_exists(tctx->registered_rings))
+		return;
+	tctx = BPF_CORE_READ(task, io_uring);
+	if (!tctx)
+		return;
+	for (i = 0; i < URING_REGISTERED_MAX; i++) {
+		file = BPF_CORE_READ(tctx, registered_rings[i]);
+		if (file)
+			uring_scan(seq, task, file, i, REVOKE_URING_REGISTERED);
+	}
 }
 
 #endif /* REVOKE_URING_BPF_H */

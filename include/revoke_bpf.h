@@ -295,6 +295,12 @@ enum revoke_holder_kind {
  * size says only that.
  */
 #define REVOKE_URING_PARTIAL 0x1
+/*
+ * A ring record's @prot: the ring was found among those a thread
+ * registered (IORING_REGISTER_RING_FDS), @fd is that index and
+ * @cloexec the thread
+ */
+#define REVOKE_URING_REGISTERED 0x2
 /* Steps (fixed-file slots, buffer pages) walked per ring and table */
 #define REVOKE_URING_MAX_STEPS (1u << 20)
 
@@ -314,7 +320,8 @@ enum revoke_holder_kind {
  * @start_boottime: when the process started, ns since boot (its leader's
  *	start_boottime): with @tgid, names the process even if the pid is
  *	reused after it exits
- * @cloexec: the descriptor is close-on-exec (REVOKE_HOLDER_FD)
+ * @cloexec: the descriptor is close-on-exec (REVOKE_HOLDER_FD); the
+ *	thread that holds the ring (REVOKE_HOLDER_RING_*)
  * @prot: the mapping's PROT_READ|PROT_WRITE|PROT_EXEC (REVOKE_HOLDER_VMA);
  *	REVOKE_URING_* (REVOKE_HOLDER_RING_*)
  */

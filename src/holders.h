@@ -22,12 +22,15 @@ struct bpf_link;
  * @fds_link: the iter/task_file link
  * @vmas_link: the iter/task_vma link
  * @threads_link: the iter/task link (threads and their system calls)
+ * @regrings_link: the iter/task link over the io_uring instances threads
+ *	registered (IORING_REGISTER_RING_FDS)
  */
 struct holders {
 	struct holders_bpf_skel *skel;
 	struct bpf_link *fds_link;
 	struct bpf_link *vmas_link;
 	struct bpf_link *threads_link;
+	struct bpf_link *regrings_link;
 };
 
 struct holder_vma {
@@ -39,7 +42,9 @@ struct holder_vma {
 /**
  * struct holder_ring - what one of a process's io_uring instances holds
  *	of the inode (bpf/uring.bpf.h)
- * @fd: the ring's descriptor in that process
+ * @fd: the ring's descriptor in that process; with REVOKE_URING_REGISTERED
+ *	in @flags, the index @tid registered it under
+ * @tid: the thread the record was found through
  * @kind: REVOKE_HOLDER_RING_FILE, _BUF or _UNKNOWN
  * @index: the fixed-file slot or buffer index; for a REVOKE_URING_PARTIAL
  *	record with no inode, the table's size
@@ -49,6 +54,7 @@ struct holder_vma {
  */
 struct holder_ring {
 	int fd;
+	pid_t tid;
 	uint32_t kind;
 	uint32_t index;
 	uint32_t flags;

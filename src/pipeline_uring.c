@@ -116,6 +116,31 @@ static struct pipeline_ring *ring_of(struct pipeline_result *res, pid_t pid,
 	return r;
 }
 
+/*
+ * A ring a thread registered (IORING_REGISTER_RING_FDS) and that the
+ * process has no descriptor of: io_uring_register() reaches it by index
+ * only from that very thread, and only from 6.3 on
+ * (IORING_REGISTER_USE_REGISTERED_RING), so it is not acted on.  One the
+ * process also has a descriptor of is taken through that.
+ */
+static bool registered_only(const struct holder_ring *hr,
+			    const struct holder_ring *all, size_t n,
+			    struct pipeline_result *res, pid_t pid)
+{
+	size_t i;
+
+	if (!(hr->flags & REVOKE_URING_REGISTERED))
+		return false;
+	for (i = 0; i < n; i++)
+		if (all[i].ring == hr->ring &&
+		    !(all[i].flags & REVOKE_URING_REGISTERED))
+			return true;	/* done through its descriptor */
+	pipeline_fail_kept(res, pid, "io_uring",
+			   "ring_registered_%d_by_thread_%d_no_fd", hr->fd,
+			   (int)hr->tid);
+	return true;
+}
+
 /* One record of what a ring holds: take it away, or say why not. */
 static void take_one(struct pipeline_result *res, struct tracee *t,
 		     const struct holder_ring *hr)
@@ -166,6 +191,8 @@ static void take_one(struct pipeline_result *res, struct tracee *t,
  *
  * A ring that another process shares (inherited, or sent over a socket)
  * is emptied for both: the tables belong to the ring, not to a process.
+ * A ring the process reaches only through an index a thread registered
+ * is a failure (see registered_only()).
  */
 void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
 			 const struct holder_ring *rings, size_t n)
@@ -173,5 +200,6 @@ void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		take_one(res, t, &rings[i]);
+		if (!registered_only(&rings[i], rings, n, res, t->tgid))
+			take_one(res, t, &rings[i]);
 }

@@ -15,6 +15,9 @@
  *		FIFO PATH opened, "buffered" written into it, registered as
  *		fixed file 0, descriptor closed before CMD; then splice_out
  *		(fixed file -> a pipe) and splice_in (a pipe -> fixed file)
+ *	uring regring PATH --before CMD
+ *		as fifo, but the ring is registered (IORING_REGISTER_RING_FDS)
+ *		and its descriptor closed before CMD: it is used by index
  *	uring msgring PATH --before CMD
  *		as fifo, and a second ring with one empty slot; after CMD,
  *		msg_ring (IORING_MSG_SEND_FD of fixed file 0 to the second
@@ -256,6 +259,22 @@ static int mode_fifo(const char *path, const char *cmd)
 	return 0;
 }
 
+static int mode_regring(const char *path, const char *cmd)
+{
+	struct io_uring ring;
+	int ret;
+
+	fifo_ring(&ring, path);
+	ret = io_uring_register_ring_fd(&ring);
+	if (ret != 1)
+		die("io_uring_register_ring_fd", ret < 0 ? ret : EIO);
+	close(ring.ring_fd);	/* submissions go by the registered index */
+	run_before(cmd, &ring);		/* $URING_FD: the descriptor closed */
+	report("splice_out", splice_out(&ring));
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static int mode_msgring(const char *path, const char *cmd)
 {
 	struct io_uring ring, other;
@@ -284,7 +303,7 @@ static int mode_msgring(const char *path, const char *cmd)
 int main(int argc, char **argv)
 {
 	if (argc != 5 || strcmp(argv[3], "--before")) {
-		fprintf(stderr, "usage: uring buffer|fifo|msgring PATH|--memfd "
+		fprintf(stderr, "usage: uring buffer|fifo|regring|msgring PATH|--memfd "
 			"--before CMD\n");
 		return 2;
 	}
@@ -292,6 +311,8 @@ int main(int argc, char **argv)
 		return mode_buffer(argv[2], argv[4]);
 	if (!strcmp(argv[1], "fifo"))
 		return mode_fifo(argv[2], argv[4]);
+	if (!strcmp(argv[1], "regring"))
+		return mode_regring(argv[2], argv[4]);
 	if (!strcmp(argv[1], "msgring"))
 		return mode_msgring(argv[2], argv[4]);
 	fprintf(stderr, "uring: unknown mode '%s'\n", argv[1]);

@@ -30,7 +30,7 @@ page() {
 
 # for sh -c SCRIPT PATH DIR: add PATH, its report to DIR/add, and the
 # helper's pid and ring descriptor to DIR/ids
-ADD_TO='revoke-bpf add "$0" >"$1/add" && echo "$URING_PID $URING_FD" >"$1/ids"'
+ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 
 @test "a registered buffer over a tmpfs file (mapping and fd closed): after add WRITE_FIXED and READ_FIXED fail with EFAULT, the file unchanged" {
 	page S > "$D/file"
@@ -75,4 +75,16 @@ ADD_TO='revoke-bpf add "$0" >"$1/add" && echo "$URING_PID $URING_FD" >"$1/ids"'
 	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0" \
 		"  io_uring of pid $pid (fd $fd): fixed files 1, buffers 0 taken away"
+}
+
+@test "a ring used only by its registered index (IORING_REGISTER_RING_FDS, fd closed) is found and reported as keeping the file" {
+	local pid fd
+	mkfifo "$D/fifo"
+	run "$URING" regring "$D/fifo" --before "sh -c '$ADD_TO' $D/fifo $D"
+	[ "$status" -eq 0 ]
+	read -r pid fd < "$D/ids"
+	output=$(cat "$D/add")
+	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
+		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1" \
+		"  failed: pid $pid: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
 }
