@@ -126,12 +126,28 @@ static int add_inode(struct holder_set *set, const struct revoke_holder *rec)
 	return 0;
 }
 
-/* An io_uring record: what a ring of @p holds (bpf/uring.bpf.h). */
+/*
+ * An io_uring record: what a ring of @p holds (bpf/uring.bpf.h), once:
+ * an iterator restricted to one process reports a descriptor again for
+ * each of its threads that shares the table (io_uring's own io-wq
+ * workers among them).
+ */
 static int add_ring(struct holder_set *set, struct holder_proc *p,
 		    const struct revoke_holder *rec)
 {
-	struct holder_ring *r = realloc(p->rings, (p->nrings + 1) * sizeof(*r));
+	struct holder_ring *r;
+	size_t i;
 
+	for (i = 0; i < p->nrings; i++)
+		if (p->rings[i].fd == (int)rec->fd &&
+		    p->rings[i].kind == rec->kind &&
+		    p->rings[i].index == (uint32_t)rec->start &&
+		    p->rings[i].ring == rec->end &&
+		    p->rings[i].flags == rec->prot &&
+		    (!(rec->prot & REVOKE_URING_REGISTERED) ||
+		     p->rings[i].tid == (pid_t)rec->cloexec))
+			return 0;
+	r = realloc(p->rings, (p->nrings + 1) * sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	p->rings = r;

@@ -17,8 +17,13 @@
  * which empty the slot and put the kernel's empty buffer in place of the
  * registered one (what IORING_REGISTER_BUFFERS2 calls a sparse entry),
  * without waiting for requests in flight; a later request on that slot
- * or buffer fails (EBADF, EFAULT).  The ring drops its reference once
- * the requests that took one complete.  The arguments go on the
+ * or buffer fails (EBADF, EFAULT).  Then
+ *
+ *   io_uring_register(ring, IORING_REGISTER_SYNC_CANCEL, {ANY, 200 ms})
+ *
+ * ends the requests in flight, which may hold the file or the buffer's
+ * pages since before; the ring drops its reference as each ends.  The
+ * arguments go on the
  * injecting thread's stack, below what it uses, and the bytes there are
  * put back afterwards.
  */
@@ -32,14 +37,20 @@
 #include "pipeline.h"
 #include "pipeline_uring.h"
 
-/* What goes on the holder's stack: the update and its one entry. */
-struct uring_args {
-	struct io_uring_rsrc_update2 up;
-	union {
-		__s32 fd;
-		struct iovec iov;
-	} entry;
+/* What goes on the holder's stack: an update and its one entry, or a cancel. */
+union uring_args {
+	struct {
+		struct io_uring_rsrc_update2 up;
+		union {
+			__s32 fd;
+			struct iovec iov;
+		} entry;
+	} upd;
+	struct io_uring_sync_cancel_reg cancel;
 };
+
+/* How long the holder waits for its requests in flight to be cancelled */
+#define URING_CANCEL_TIMEOUT_NS 200000000
 
 static const char *uring_errname(long err)
 {
@@ -49,13 +60,14 @@ static const char *uring_errname(long err)
 }
 
 /*
- * Make the stopped holder @t run io_uring_register(@fd, @op, ...) on
- * entry @index with @args; return its result or a negative errno.
+ * Make the stopped holder @t run io_uring_register(@fd, @op, @args,
+ * @nr_args), @args on its stack; return the call's result or a negative
+ * errno.  An update's entry is given its address there.
  */
-static long uring_update(struct tracee *t, int fd, unsigned int op,
-			 uint32_t index, struct uring_args *args)
+static long uring_register(struct tracee *t, int fd, unsigned int op,
+			   union uring_args *args, unsigned long nr_args)
 {
-	struct uring_args saved;
+	union uring_args saved;
 	unsigned long addr, a[6] = { 0 };
 	long ret;
 	int err;
@@ -66,25 +78,33 @@ static long uring_update(struct tracee *t, int fd, unsigned int op,
 	addr &= ~7UL;	/* the kernel reads __aligned_u64 fields */
 	if (tracee_read(t, addr, &saved, sizeof(saved)))
 		return -EFAULT;
-	args->up.offset = index;
-	args->up.data = addr + offsetof(struct uring_args, entry);
-	args->up.nr = 1;
+	if (op != IORING_REGISTER_SYNC_CANCEL)
+		args->upd.up.data = addr + offsetof(union uring_args, upd.entry);
 	if (tracee_write(t, addr, args, sizeof(*args)))
 		return -EFAULT;
 	a[0] = (unsigned long)fd;
 	a[1] = op;
 	a[2] = addr;
-	a[3] = sizeof(args->up);
+	a[3] = nr_args;
 	err = tracee_syscall(t, arch_nr_io_uring_register, a, &ret);
 	if (tracee_write(t, addr, &saved, sizeof(saved)) && !err)
 		err = -EFAULT;
 	return err ? err : ret;
 }
 
+/* Replace entry @index of ring @fd's files or buffers (@op) by @args'. */
+static long uring_update(struct tracee *t, int fd, unsigned int op,
+			 uint32_t index, union uring_args *args)
+{
+	args->upd.up.offset = index;
+	args->upd.up.nr = 1;
+	return uring_register(t, fd, op, args, sizeof(args->upd.up));
+}
+
 /* Empty fixed-file slot @index of ring @fd. */
 static long uring_drop_file(struct tracee *t, int fd, uint32_t index)
 {
-	struct uring_args args = { .entry.fd = -1 };
+	union uring_args args = { .upd.entry.fd = -1 };
 
 	return uring_update(t, fd, IORING_REGISTER_FILES_UPDATE2, index, &args);
 }
@@ -92,9 +112,30 @@ static long uring_drop_file(struct tracee *t, int fd, uint32_t index)
 /* Replace registered buffer @index of ring @fd by the empty one. */
 static long uring_drop_buf(struct tracee *t, int fd, uint32_t index)
 {
-	struct uring_args args = { .entry.iov = { NULL, 0 } };
+	union uring_args args = { .upd.entry.iov = { NULL, 0 } };
 
 	return uring_update(t, fd, IORING_REGISTER_BUFFERS_UPDATE, index, &args);
+}
+
+/*
+ * Cancel every request in flight on ring @fd, waiting for them up to
+ * URING_CANCEL_TIMEOUT_NS: one may have taken the file, or the buffer,
+ * before its slot was emptied and go on using it (a splice blocked on a
+ * FIFO, a read into the buffer waiting for data).  No cancel key names
+ * them alone: a key by file matches a request's own file, not a splice's
+ * source or a buffer.  0, or a negative errno (-ETIME: some did not end).
+ */
+static long uring_cancel_all(struct tracee *t, int fd)
+{
+	union uring_args args = {
+		.cancel.fd = -1,
+		.cancel.flags = IORING_ASYNC_CANCEL_ANY,
+		.cancel.timeout.tv_nsec = URING_CANCEL_TIMEOUT_NS,
+	};
+	long ret;
+
+	ret = uring_register(t, fd, IORING_REGISTER_SYNC_CANCEL, &args, 1);
+	return ret == -ENOENT || ret >= 0 ? 0 : ret;
 }
 
 /* The entry of @res's ring list for descriptor @fd of @pid, made if new. */
@@ -189,6 +230,7 @@ static void take_one(struct pipeline_result *res, struct tracee *t,
  * @rings: what its rings hold of the file, found while it was stopped
  * @n: their number
  *
+ * Every request in flight on a ring acted on is cancelled afterwards.
  * A ring that another process shares (inherited, or sent over a socket)
  * is emptied for both: the tables belong to the ring, not to a process.
  * A ring the process reaches only through an index a thread registered
@@ -197,9 +239,18 @@ static void take_one(struct pipeline_result *res, struct tracee *t,
 void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
 			 const struct holder_ring *rings, size_t n)
 {
-	size_t i;
+	size_t i, first = res->nrings;
+	long ret;
 
 	for (i = 0; i < n; i++)
 		if (!registered_only(&rings[i], rings, n, res, t->tgid))
 			take_one(res, t, &rings[i]);
+	/* then what the requests in flight took before */
+	for (i = first; i < res->nrings; i++) {
+		ret = uring_cancel_all(t, res->rings[i].fd);
+		if (ret)
+			pipeline_fail_kept(res, t->tgid, "io_uring",
+					   "ring_fd_%d_cancel_%s",
+					   res->rings[i].fd, uring_errname(ret));
+	}
 }

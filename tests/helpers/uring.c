@@ -15,6 +15,13 @@
  *		FIFO PATH opened, "buffered" written into it, registered as
  *		fixed file 0, descriptor closed before CMD; then splice_out
  *		(fixed file -> a pipe) and splice_in (a pipe -> fixed file)
+ *	uring buffer-pending PATH --before CMD
+ *		as buffer, and a READ_FIXED into the buffer from an empty
+ *		pipe in flight during CMD; after it, the pipe gets a page of
+ *		'X' and pending_read_fixed is what the read got
+ *	uring fifo-pending PATH --before CMD
+ *		FIFO PATH, empty, as fixed file 0, and a splice out of it in
+ *		flight (blocked) during CMD; pending_splice is what it got
  *	uring regring PATH --before CMD
  *		as fifo, but the ring is registered (IORING_REGISTER_RING_FDS)
  *		and its descriptor closed before CMD: it is used by index
@@ -196,6 +203,59 @@ static int mode_buffer(const char *path, const char *cmd)
 	return 0;
 }
 
+/* Wait for the one request in flight on @ring; its result. */
+static int wait_one(struct io_uring *ring)
+{
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	ret = io_uring_wait_cqe(ring, &cqe);
+	if (ret)
+		die("io_uring_wait_cqe", ret);
+	ret = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return ret;
+}
+
+static void submit_one(struct io_uring *ring)
+{
+	int ret = io_uring_submit(ring);
+
+	if (ret != 1)
+		die("io_uring_submit", ret < 0 ? ret : EIO);
+	usleep(200000);		/* let it block */
+}
+
+static int mode_buffer_pending(const char *path, const char *cmd)
+{
+	struct io_uring ring;
+	char page[PAGE];
+	struct iovec iov;
+	int fd, p[2], ret;
+
+	fd = buffer_file(path);
+	iov.iov_len = PAGE;
+	iov.iov_base = mmap(NULL, PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (iov.iov_base == MAP_FAILED)
+		die("mmap", errno);
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (!ret)
+		ret = io_uring_register_buffers(&ring, &iov, 1);
+	if (ret)
+		die("io_uring", ret);
+	if (munmap(iov.iov_base, PAGE) || close(fd) || pipe(p))
+		die("munmap, close, pipe", errno);
+	io_uring_prep_read_fixed(sqe_of(&ring), p[0], iov.iov_base, PAGE, 0, 0);
+	submit_one(&ring);
+	run_before(cmd, &ring);
+	memset(page, 'X', sizeof(page));
+	if (write(p[1], page, sizeof(page)) != PAGE)
+		die("write", errno);
+	report("pending_read_fixed", wait_one(&ring));
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 /* A ring with FIFO @path as fixed file 0, "buffered" in it, fd closed. */
 static void fifo_ring(struct io_uring *ring, const char *path)
 {
@@ -259,6 +319,30 @@ static int mode_fifo(const char *path, const char *cmd)
 	return 0;
 }
 
+static int mode_fifo_pending(const char *path, const char *cmd)
+{
+	struct io_uring ring;
+	int fd, p[2], ret;
+
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		die(path, errno);
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (!ret)
+		ret = io_uring_register_files(&ring, &fd, 1);
+	if (ret)
+		die("io_uring", ret);
+	if (close(fd) || pipe(p))
+		die("close, pipe", errno);
+	io_uring_prep_splice(sqe_of(&ring), 0, -1, p[1], -1, 64,
+			     SPLICE_F_FD_IN_FIXED);
+	submit_one(&ring);
+	run_before(cmd, &ring);
+	report("pending_splice", wait_one(&ring));
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static int mode_regring(const char *path, const char *cmd)
 {
 	struct io_uring ring;
@@ -302,8 +386,10 @@ static int mode_msgring(const char *path, const char *cmd)
 
 int main(int argc, char **argv)
 {
+	alarm(20);	/* a request that is never ended kills it: no hang */
 	if (argc != 5 || strcmp(argv[3], "--before")) {
-		fprintf(stderr, "usage: uring buffer|fifo|regring|msgring PATH|--memfd "
+		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-pending|regring|msgring "
+			"PATH|--memfd "
 			"--before CMD\n");
 		return 2;
 	}
@@ -311,6 +397,10 @@ int main(int argc, char **argv)
 		return mode_buffer(argv[2], argv[4]);
 	if (!strcmp(argv[1], "fifo"))
 		return mode_fifo(argv[2], argv[4]);
+	if (!strcmp(argv[1], "buffer-pending"))
+		return mode_buffer_pending(argv[2], argv[4]);
+	if (!strcmp(argv[1], "fifo-pending"))
+		return mode_fifo_pending(argv[2], argv[4]);
 	if (!strcmp(argv[1], "regring"))
 		return mode_regring(argv[2], argv[4]);
 	if (!strcmp(argv[1], "msgring"))

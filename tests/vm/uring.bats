@@ -53,10 +53,24 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	[ "$(cat "$D/file")" = "$(page X)" ]
 }
 
+@test "a READ_FIXED into the buffer in flight during add is cancelled (ECANCELED): the data that arrives after does not reach the file" {
+	page S > "$D/file"
+	run "$URING" buffer-pending "$D/file" --before "revoke-bpf add $D/file >/dev/null"
+	expect_lines "pending_read_fixed: ECANCELED"
+	revoke-bpf del "$D/file" >/dev/null
+	[ "$(cat "$D/file")" = "$(page S)" ]
+}
+
 @test "a FIFO registered as a fixed file (fd closed): after add IORING_OP_SPLICE out of it and into it fails with EBADF" {
 	mkfifo "$D/fifo"
 	run "$URING" fifo "$D/fifo" --before "revoke-bpf add $D/fifo >/dev/null"
 	expect_lines "splice_out: EBADF" "splice_in: EBADF"
+}
+
+@test "a splice out of a fixed FIFO, blocked in io-wq during add, is ended with EINTR" {
+	mkfifo "$D/fifo"
+	run "$URING" fifo-pending "$D/fifo" --before "revoke-bpf add $D/fifo >/dev/null"
+	expect_lines "pending_splice: EINTR"
 }
 
 @test "MSG_RING cannot pass a revoked fixed file to another ring: EBADF, and the other ring has nothing" {
