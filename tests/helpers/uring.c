@@ -15,6 +15,9 @@
  *		FIFO PATH opened, "buffered" written into it, registered as
  *		fixed file 0, descriptor closed before CMD; then splice_out
  *		(fixed file -> a pipe) and splice_in (a pipe -> fixed file)
+ *	uring fifo-sqpoll PATH --before CMD
+ *		as fifo, with a kernel thread polling the submission queue
+ *		(IORING_SETUP_SQPOLL): it, not this process, issues the calls
  *	uring buffer-pending PATH --before CMD
  *		as buffer, and a READ_FIXED into the buffer from an empty
  *		pipe in flight during CMD; after it, the pipe gets a page of
@@ -256,8 +259,12 @@ static int mode_buffer_pending(const char *path, const char *cmd)
 	return 0;
 }
 
-/* A ring with FIFO @path as fixed file 0, "buffered" in it, fd closed. */
-static void fifo_ring(struct io_uring *ring, const char *path)
+/*
+ * A ring (set up with @flags) with FIFO @path as fixed file 0,
+ * "buffered" in it, fd closed.
+ */
+static void fifo_ring(struct io_uring *ring, const char *path,
+		      unsigned int flags)
 {
 	int fd, ret;
 
@@ -266,7 +273,7 @@ static void fifo_ring(struct io_uring *ring, const char *path)
 		die(path, errno);
 	if (write(fd, FIFO_DATA, strlen(FIFO_DATA)) != (ssize_t)strlen(FIFO_DATA))
 		die("write", errno);
-	ret = io_uring_queue_init(4, ring, 0);
+	ret = io_uring_queue_init(4, ring, flags);
 	if (ret)
 		die("io_uring_queue_init", ret);
 	ret = io_uring_register_files(ring, &fd, 1);
@@ -307,11 +314,11 @@ static int splice_in(struct io_uring *ring)
 	return ret;
 }
 
-static int mode_fifo(const char *path, const char *cmd)
+static int mode_fifo(const char *path, const char *cmd, unsigned int flags)
 {
 	struct io_uring ring;
 
-	fifo_ring(&ring, path);
+	fifo_ring(&ring, path, flags);
 	run_before(cmd, &ring);
 	report("splice_out", splice_out(&ring));
 	report("splice_in", splice_in(&ring));
@@ -348,7 +355,7 @@ static int mode_regring(const char *path, const char *cmd)
 	struct io_uring ring;
 	int ret;
 
-	fifo_ring(&ring, path);
+	fifo_ring(&ring, path, 0);
 	ret = io_uring_register_ring_fd(&ring);
 	if (ret != 1)
 		die("io_uring_register_ring_fd", ret < 0 ? ret : EIO);
@@ -365,7 +372,7 @@ static int mode_msgring(const char *path, const char *cmd)
 	struct io_uring_sqe *sqe;
 	int ret;
 
-	fifo_ring(&ring, path);
+	fifo_ring(&ring, path, 0);
 	ret = io_uring_queue_init(4, &other, 0);
 	if (!ret)
 		ret = io_uring_register_files_sparse(&other, 1);
@@ -388,7 +395,8 @@ int main(int argc, char **argv)
 {
 	alarm(20);	/* a request that is never ended kills it: no hang */
 	if (argc != 5 || strcmp(argv[3], "--before")) {
-		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-pending|regring|msgring "
+		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-sqpoll|fifo-pending|regring|"
+			"msgring "
 			"PATH|--memfd "
 			"--before CMD\n");
 		return 2;
@@ -396,7 +404,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "buffer"))
 		return mode_buffer(argv[2], argv[4]);
 	if (!strcmp(argv[1], "fifo"))
-		return mode_fifo(argv[2], argv[4]);
+		return mode_fifo(argv[2], argv[4], 0);
+	if (!strcmp(argv[1], "fifo-sqpoll"))
+		return mode_fifo(argv[2], argv[4], IORING_SETUP_SQPOLL);
 	if (!strcmp(argv[1], "buffer-pending"))
 		return mode_buffer_pending(argv[2], argv[4]);
 	if (!strcmp(argv[1], "fifo-pending"))

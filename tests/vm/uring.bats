@@ -67,6 +67,12 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	expect_lines "splice_out: EBADF" "splice_in: EBADF"
 }
 
+@test "with SQPOLL (a kernel thread submits), the fixed FIFO is taken away the same: splice out and in fail with EBADF" {
+	mkfifo "$D/fifo"
+	run "$URING" fifo-sqpoll "$D/fifo" --before "revoke-bpf add $D/fifo >/dev/null"
+	expect_lines "splice_out: EBADF" "splice_in: EBADF"
+}
+
 @test "a splice out of a fixed FIFO, blocked in io-wq during add, is ended with EINTR" {
 	mkfifo "$D/fifo"
 	run "$URING" fifo-pending "$D/fifo" --before "revoke-bpf add $D/fifo >/dev/null"
