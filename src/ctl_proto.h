@@ -45,7 +45,10 @@
  * add answers, after the dev/ino line, one line of counts (see struct
  * revoke_report) "holders=N fds=N mappings=N waiters=N woken=N
  * unmapped=N released=N failed=N discover_us=N total_us=N" and one line
- * per failure "failure pid=N tid=N step=WORD reason=WORD".
+ * per failure "failure pid=N tid=N step=WORD reason=WORD", with
+ * " keeps_access=yes" when the process keeps its access to the file
+ * (it could not be taken away), then one line per io_uring instance the
+ * file was taken away from, "io_uring pid=N fd=N files=N buffers=N".
  *
  * events keeps the connection open and sends one line per denial,
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...

@@ -235,9 +235,10 @@ static void resp_failures(struct rbuf *resp, const struct pipeline_result *res)
 	size_t i;
 
 	for (i = 0; i < res->nfail; i++)
-		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s\n",
+		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s%s\n",
 			    (int)res->fail[i].pid, (int)res->fail[i].tid,
-			    res->fail[i].step, res->fail[i].reason);
+			    res->fail[i].step, res->fail[i].reason,
+			    res->fail[i].keeps_access ? " keeps_access=yes" : "");
 	for (i = 0; i < res->nrings; i++)
 		rbuf_printf(resp, "io_uring pid=%d fd=%d files=%u buffers=%u\n",
 			    (int)res->rings[i].pid, res->rings[i].fd,
