@@ -91,8 +91,10 @@ static void report(const char *op, int res)
 {
 	if (res >= 0)
 		printf("%s: %d\n", op, res);
-	else
-		printf("%s: %s\n", op, strerrorname_np(-res) ?: "?");
+	else if (strerrorname_np(-res))
+		printf("%s: %s\n", op, strerrorname_np(-res));
+	else	/* a kernel-internal one, such as ERESTARTSYS (512) */
+		printf("%s: errno %d\n", op, -res);
 	fflush(stdout);
 }
 

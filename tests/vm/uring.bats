@@ -73,10 +73,14 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	expect_lines "splice_out: EBADF" "splice_in: EBADF"
 }
 
-@test "a splice out of a fixed FIFO, blocked in io-wq during add, is ended with EINTR" {
+@test "a splice out of a fixed FIFO, blocked in io-wq during add, is ended (EINTR; on 7.x the CQE carries ERESTARTSYS, 512)" {
+	local want="pending_splice: EINTR"
+	# 7.2 completes the cancelled io-wq splice with the kernel-internal
+	# -ERESTARTSYS instead of -EINTR: ended all the same
+	case $(uname -r) in 6.*) ;; *) want="pending_splice: errno 512" ;; esac
 	mkfifo "$D/fifo"
 	run "$URING" fifo-pending "$D/fifo" --before "revoke-bpf add $D/fifo >/dev/null"
-	expect_lines "pending_splice: EINTR"
+	expect_lines "$want"
 }
 
 @test "MSG_RING cannot pass a revoked fixed file to another ring: EBADF, and the other ring has nothing" {
