@@ -5,7 +5,8 @@
  * (IORING_REGISTER_FILES), or through a registered buffer
  * (IORING_REGISTER_BUFFERS) whose pages are the file's page cache.
  * Included by holders.bpf.c, whose task_file iterator calls uring_scan()
- * on every io_uring file it meets; each hit is a struct revoke_holder of
+ * on every io_uring file it meets, and whose revoke_holder_regrings calls
+ * uring_scan_registered() on every thread; each hit is a struct revoke_holder of
  * kind REVOKE_HOLDER_RING_FILE or REVOKE_HOLDER_RING_BUF, naming the
  * ring's descriptor in that process, which src/pipeline_uring.c then
  * injects io_uring_register() calls on.
@@ -238,8 +239,8 @@ struct uring_walk {
 };
 
 /*
- * Note that @w's slot holds the target in @w->rec; return 1 (stop) if
- * there is no room for more, else 0.
+ * Note that @w's slot holds the target in @w->rec; return 0, or 1 (stop,
+ * and the walk is partial) if there is no room for it.
  */
 static __always_inline long uring_hit(struct uring_walk *w)
 {
@@ -247,11 +248,11 @@ static __always_inline long uring_hit(struct uring_walk *w)
 	__u32 zero = 0, n;
 
 	h = bpf_map_lookup_elem(&uring_hits, &zero);
-	if (!h)
+	n = h ? h->n : URING_MAX_HITS;
+	if (n >= URING_MAX_HITS) {
+		w->partial = REVOKE_URING_PARTIAL;	/* this hit is not kept */
 		return 1;
-	n = h->n;
-	if (n >= URING_MAX_HITS)
-		return 1;
+	}
 	h->hit[n].slot = w->slot;
 	h->hit[n].dev = w->rec.dev;
 	h->hit[n].ino = w->rec.ino;
