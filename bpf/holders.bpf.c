@@ -10,7 +10,9 @@
  * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
  * every process.  A third walks every user thread and writes the system
  * call it is in (struct revoke_thread): one read of it replaces a read of
- * /proc/PID/task/TID/syscall per thread.  Fields are read with plain
+ * /proc/PID/task/TID/syscall per thread.  The file iterator also looks
+ * into every io_uring instance for targets held as fixed files or under
+ * registered buffers (uring.bpf.h).  Fields are read with plain
  * loads from the iterators' typed pointers, relocated by CO-RE.
  */
 #include "vmlinux.h"
@@ -105,6 +107,8 @@ static __always_inline int target_file(struct file *file,
 	return target_key(&key, rec) ? -1 : 1;
 }
 
+#include "uring.bpf.h"
+
 /*
  * Set by revoke_holder_fds when a file it reports may have mappings: its
  * page cache has a mapping (i_mmap not empty), or its f_mapping is not
@@ -155,6 +159,10 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 
 	if (!task || !file || skipped(task))
 		return 0;
+	if (uring_file(file)) {
+		uring_scan(ctx->meta->seq, task, file, ctx->fd, 0);
+		return 0;
+	}
 	match = target_file(file, &rec);
 	if (match < 0)
 		return 0;
@@ -192,6 +200,18 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	rec.end = vma->vm_end;
 	rec.prot = vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
+	return 0;
+}
+
+/* The io_uring instances a thread registered (uring.bpf.h). */
+SEC("iter/task")
+int revoke_holder_regrings(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+
+	if (!task || (task->flags & PF_KTHREAD) || skipped(task))
+		return 0;
+	uring_scan_registered(ctx->meta->seq, task);
 	return 0;
 }
 

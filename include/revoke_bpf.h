@@ -283,7 +283,26 @@ struct revoke_report {
 enum revoke_holder_kind {
 	REVOKE_HOLDER_FD = 1,
 	REVOKE_HOLDER_VMA = 2,
+	/* an io_uring instance (bpf/uring.bpf.h): @fd is the ring's */
+	REVOKE_HOLDER_RING_FILE = 3,	/* fixed-file slot @start */
+	REVOKE_HOLDER_RING_BUF = 4,	/* registered buffer @start */
+	REVOKE_HOLDER_RING_UNKNOWN = 5,	/* this kernel's rings not inspected */
 };
+
+/*
+ * A ring record's @prot: the walk of that table stopped at its bound, or
+ * a page could not be told; a record with @dev 0 and @start the table's
+ * size says only that.
+ */
+#define REVOKE_URING_PARTIAL 0x1
+/*
+ * A ring record's @prot: the ring was found among those a thread
+ * registered (IORING_REGISTER_RING_FDS), @fd is that index and
+ * @cloexec the thread
+ */
+#define REVOKE_URING_REGISTERED 0x2
+/* Steps (fixed-file slots, buffer pages) walked per ring and table */
+#define REVOKE_URING_MAX_STEPS (1u << 20)
 
 /**
  * struct revoke_holder - one record written by the holder iterators
@@ -293,13 +312,18 @@ enum revoke_holder_kind {
  * @fd: the descriptor (REVOKE_HOLDER_FD)
  * @dev: filesystem device, kernel encoding
  * @ino: inode number
- * @start: first address of the mapping (REVOKE_HOLDER_VMA)
- * @end: address just past the mapping (REVOKE_HOLDER_VMA)
+ * @start: first address of the mapping (REVOKE_HOLDER_VMA); the slot or
+ *	buffer index (REVOKE_HOLDER_RING_*)
+ * @end: address just past the mapping (REVOKE_HOLDER_VMA); the ring's
+ *	kernel address (REVOKE_HOLDER_RING_*), which tells one ring seen
+ *	through two processes
  * @start_boottime: when the process started, ns since boot (its leader's
  *	start_boottime): with @tgid, names the process even if the pid is
  *	reused after it exits
- * @cloexec: the descriptor is close-on-exec (REVOKE_HOLDER_FD)
- * @prot: the mapping's PROT_READ|PROT_WRITE|PROT_EXEC (REVOKE_HOLDER_VMA)
+ * @cloexec: the descriptor is close-on-exec (REVOKE_HOLDER_FD); the
+ *	thread that holds the ring (REVOKE_HOLDER_RING_*)
+ * @prot: the mapping's PROT_READ|PROT_WRITE|PROT_EXEC (REVOKE_HOLDER_VMA);
+ *	REVOKE_URING_* (REVOKE_HOLDER_RING_*)
  */
 struct revoke_holder {
 	__u32 kind;

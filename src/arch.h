@@ -65,6 +65,6 @@ struct arch_waiter arch_waiter_of(long nr);
 
 /* System calls the pipeline injects. */
 extern const long arch_nr_mmap, arch_nr_munmap, arch_nr_memfd_create,
-	arch_nr_fcntl, arch_nr_dup3, arch_nr_close;
+	arch_nr_fcntl, arch_nr_dup3, arch_nr_close, arch_nr_io_uring_register;
 
 #endif /* REVOKE_ARCH_H */

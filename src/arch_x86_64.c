@@ -33,6 +33,7 @@ const long arch_nr_memfd_create = SYS_memfd_create;
 const long arch_nr_fcntl = SYS_fcntl;
 const long arch_nr_dup3 = SYS_dup3;
 const long arch_nr_close = SYS_close;
+const long arch_nr_io_uring_register = SYS_io_uring_register;
 
 int arch_getregs(pid_t tid, arch_regs_t *regs)
 {

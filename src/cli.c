@@ -435,10 +435,21 @@ static bool not_done(const char *line)
 		revoke_kv_get(line, "reason", v, sizeof(v)));
 }
 
-/* A loop device or a tty, as text. */
+/* A loop device, a tty or an io_uring instance, as text. */
 static void print_reach(const char *line)
 {
 	char rdev[32] = "?", rel[16] = "0", why[64] = "";
+	char pid[24] = "?", fd[24] = "?", files[24] = "0", bufs[24] = "0";
+
+	if (!strncmp(line, "io_uring ", 9)) {
+		revoke_kv_get(line, "pid", pid, sizeof(pid));
+		revoke_kv_get(line, "fd", fd, sizeof(fd));
+		revoke_kv_get(line, "files", files, sizeof(files));
+		revoke_kv_get(line, "buffers", bufs, sizeof(bufs));
+		printf("  io_uring of pid %s (fd %s): fixed files %s, buffers "
+		       "%s taken away\n", pid, fd, files, bufs);
+		return;
+	}
 
 	revoke_kv_get(line, "rdev", rdev, sizeof(rdev));
 	revoke_kv_get(line, "released", rel, sizeof(rel));
@@ -496,6 +507,7 @@ static int print_report(char *body)
 		json_lines("killed", body, "killed ");
 		json_lines("loops", body, "loop ");
 		json_lines("ttys", body, "tty ");
+		json_lines("io_uring", body, "io_uring ");
 		while ((line = next_line(&body)))
 			status = left_undone(line, status);
 		return status;

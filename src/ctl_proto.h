@@ -50,9 +50,11 @@
  * revoke_report) "holders=N fds=N mappings=N waiters=N woken=N
  * unmapped=N released=N failed=N discover_us=N total_us=N killed=N
  * passes=N", one line per failure "failure pid=N tid=N step=WORD
- * reason=WORD [uid=N comm=PCT]" and one per holder the policy killed
- * "killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no"
- * (pipeline_report.c).
+ * reason=WORD [uid=N comm=PCT] [keeps_access=yes]" (keeps_access: what
+ * was found could not be taken away), one per holder the policy killed
+ * "killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no" and
+ * one per io_uring instance the file was taken away from "io_uring
+ * pid=N fd=N files=N buffers=N" (pipeline_report.c).
  *
  * events keeps the connection open and sends one line per denial,
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...

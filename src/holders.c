@@ -62,7 +62,11 @@ int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen)
 	h->threads_link =
 		bpf_program__attach_iter(h->skel->progs.revoke_holder_threads,
 					 NULL);
-	if (!h->fds_link || !h->vmas_link || !h->threads_link) {
+	h->regrings_link =
+		bpf_program__attach_iter(h->skel->progs.revoke_holder_regrings,
+					 NULL);
+	if (!h->fds_link || !h->vmas_link || !h->threads_link ||
+	    !h->regrings_link) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot attach the holder iterators: %s",
 			 strerror(-ret));
@@ -77,6 +81,7 @@ void holders_close(struct holders *h)
 	bpf_link__destroy(h->fds_link);
 	bpf_link__destroy(h->vmas_link);
 	bpf_link__destroy(h->threads_link);
+	bpf_link__destroy(h->regrings_link);
 	holders_bpf_skel__destroy(h->skel);
 	memset(h, 0, sizeof(*h));
 }
@@ -121,11 +126,54 @@ static int add_inode(struct holder_set *set, const struct revoke_holder *rec)
 	return 0;
 }
 
+/*
+ * An io_uring record: what a ring of @p holds (bpf/uring.bpf.h), once:
+ * an iterator restricted to one process reports a descriptor again for
+ * each of its threads that shares the table (io_uring's own io-wq
+ * workers among them).
+ */
+static int add_ring(struct holder_set *set, struct holder_proc *p,
+		    const struct revoke_holder *rec)
+{
+	struct holder_ring *r;
+	size_t i;
+
+	for (i = 0; i < p->nrings; i++)
+		if (p->rings[i].fd == (int)rec->fd &&
+		    p->rings[i].kind == rec->kind &&
+		    p->rings[i].index == (uint32_t)rec->start &&
+		    p->rings[i].ring == rec->end &&
+		    p->rings[i].flags == rec->prot &&
+		    (!(rec->prot & REVOKE_URING_REGISTERED) ||
+		     p->rings[i].tid == (pid_t)rec->cloexec))
+			return 0;
+	r = realloc(p->rings, (p->nrings + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	p->rings = r;
+	r += p->nrings++;
+	r->fd = (int)rec->fd;
+	r->tid = (pid_t)rec->cloexec;
+	r->kind = rec->kind;
+	r->index = (uint32_t)rec->start;
+	r->flags = rec->prot;
+	r->ring = rec->end;
+	r->found = rec->kind != REVOKE_HOLDER_RING_UNKNOWN &&
+		   (rec->dev || rec->ino);
+	set->nrings++;
+	return 0;
+}
+
 static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 {
 	struct holder_proc *p = proc_of(set, rec);
 
-	if (!p || add_inode(set, rec))
+	if (!p)
+		return -ENOMEM;
+	if (rec->kind >= REVOKE_HOLDER_RING_FILE)
+		return (rec->dev || rec->ino) && add_inode(set, rec) ? -ENOMEM :
+		       add_ring(set, p, rec);
+	if (add_inode(set, rec))
 		return -ENOMEM;
 	if (rec->kind == REVOKE_HOLDER_FD) {
 		int *fds = realloc(p->fds, (p->nfds + 1) * sizeof(*fds));
@@ -199,8 +247,8 @@ static int add_holder(void *set, const void *rec)
 }
 
 /*
- * Put @key in @map, read the iterators @fds (if not NULL) and @vmas into
- * @set, take @key out again.  If @may_skip_vmas and some process has a
+ * Put @key in @map, read the iterators @fds and @regrings (if not NULL)
+ * and @vmas into @set, take @key out again.  If @may_skip_vmas and some process has a
  * descriptor of the inode, none of whose files has a mapping, the walk of
  * every mapping is spared: a mapping comes from an mmap() of an open file of the
  * inode, each new one is refused since the inode is revoked, and one in
@@ -208,8 +256,9 @@ static int add_holder(void *set, const void *rec)
  * pipeline stops and rescans (see plan_holder() in pipeline.c).
  */
 static int find(struct holders *h, int map, const void *key,
-		struct bpf_link *fds, struct bpf_link *vmas,
-		bool may_skip_vmas, struct holder_set *set)
+		struct bpf_link *fds, struct bpf_link *regrings,
+		struct bpf_link *vmas, bool may_skip_vmas,
+		struct holder_set *set)
 {
 	__u32 one = 1;
 	int err;
@@ -220,6 +269,9 @@ static int find(struct holders *h, int map, const void *key,
 	h->skel->bss->holder_maybe_mapped = 0;
 	err = fds ? run_iter(fds, sizeof(struct revoke_holder), add_holder, set) :
 		    0;
+	if (!err && regrings)
+		err = run_iter(regrings, sizeof(struct revoke_holder),
+			       add_holder, set);
 	if (!err && (!may_skip_vmas || !set->nfds ||
 		     h->skel->bss->holder_maybe_mapped))
 		err = run_iter(vmas, sizeof(struct revoke_holder), add_holder,
@@ -245,7 +297,7 @@ int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set)
 {
 	return find(h, bpf_map__fd(h->skel->maps.holder_targets), key,
-		    h->fds_link, h->vmas_link, true, set);
+		    h->fds_link, h->regrings_link, h->vmas_link, true, set);
 }
 
 /**
@@ -260,7 +312,7 @@ int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set)
 {
 	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key,
-		    h->fds_link, h->vmas_link, false, set);
+		    h->fds_link, h->regrings_link, h->vmas_link, false, set);
 }
 
 /* An iterator of @prog over the threads of process @tgid only. */
@@ -278,7 +330,8 @@ static struct bpf_link *attach_one(struct bpf_program *prog, pid_t tgid)
  * @h: the loaded iterators
  * @key: the inode
  * @tgid: the process; stopped by the caller, for an answer that holds
- * @with_fds: look for its descriptors too, not only its mappings
+ * @with_fds: look for its descriptors and io_uring instances too, not
+ *	only its mappings
  * @set: the result, that process or nothing; free it with holder_set_free()
  *
  * The iterators walk the threads of @tgid only (task iterator parameters,
@@ -289,7 +342,7 @@ static struct bpf_link *attach_one(struct bpf_program *prog, pid_t tgid)
 int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
 		 bool with_fds, struct holder_set *set)
 {
-	struct bpf_link *fds = NULL, *vmas;
+	struct bpf_link *fds = NULL, *regrings = NULL, *vmas;
 	int err;
 
 	memset(set, 0, sizeof(*set));
@@ -298,15 +351,18 @@ int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
 		return -errno;
 	if (with_fds) {
 		fds = attach_one(h->skel->progs.revoke_holder_fds, tgid);
-		if (!fds) {
+		regrings = attach_one(h->skel->progs.revoke_holder_regrings,
+				      tgid);
+		if (!fds || !regrings) {
 			err = -errno;
 			goto out;
 		}
 	}
 	err = find(h, bpf_map__fd(h->skel->maps.holder_targets), key, fds,
-		   vmas, false, set);
-	bpf_link__destroy(fds);
+		   regrings, vmas, false, set);
 out:
+	bpf_link__destroy(regrings);
+	bpf_link__destroy(fds);
 	bpf_link__destroy(vmas);
 	return err;
 }
@@ -481,6 +537,7 @@ void holder_set_free(struct holder_set *set)
 		free(set->procs[i].fds);
 		free(set->procs[i].cloexec);
 		free(set->procs[i].vmas);
+		free(set->procs[i].rings);
 	}
 	free(set->procs);
 	free(set->inodes);

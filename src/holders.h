@@ -22,18 +22,44 @@ struct bpf_link;
  * @fds_link: the iter/task_file link
  * @vmas_link: the iter/task_vma link
  * @threads_link: the iter/task link (threads and their system calls)
+ * @regrings_link: the iter/task link over the io_uring instances threads
+ *	registered (IORING_REGISTER_RING_FDS)
  */
 struct holders {
 	struct holders_bpf_skel *skel;
 	struct bpf_link *fds_link;
 	struct bpf_link *vmas_link;
 	struct bpf_link *threads_link;
+	struct bpf_link *regrings_link;
 };
 
 struct holder_vma {
 	uint64_t start;
 	uint64_t end;
 	int prot;
+};
+
+/**
+ * struct holder_ring - what one of a process's io_uring instances holds
+ *	of the inode (bpf/uring.bpf.h)
+ * @fd: the ring's descriptor in that process; with REVOKE_URING_REGISTERED
+ *	in @flags, the index @tid registered it under
+ * @tid: the thread the record was found through
+ * @kind: REVOKE_HOLDER_RING_FILE, _BUF or _UNKNOWN
+ * @index: the fixed-file slot or buffer index; for a REVOKE_URING_PARTIAL
+ *	record with no inode, the table's size
+ * @flags: REVOKE_URING_*
+ * @ring: the ring's kernel address
+ * @found: a slot or buffer of the inode (false: only @flags says something)
+ */
+struct holder_ring {
+	int fd;
+	pid_t tid;
+	uint32_t kind;
+	uint32_t index;
+	uint32_t flags;
+	uint64_t ring;
+	bool found;
 };
 
 /**
@@ -46,6 +72,8 @@ struct holder_vma {
  * @nfds: their number
  * @vmas: its mappings of the inode
  * @nvmas: their number
+ * @rings: what its io_uring instances hold of the inode
+ * @nrings: their number
  */
 struct holder_proc {
 	pid_t tgid;
@@ -55,6 +83,8 @@ struct holder_proc {
 	size_t nfds;
 	struct holder_vma *vmas;
 	size_t nvmas;
+	struct holder_ring *rings;
+	size_t nrings;
 };
 
 /**
@@ -63,6 +93,7 @@ struct holder_proc {
  * @nr: their number
  * @nfds: descriptors in all
  * @nvmas: mappings in all
+ * @nrings: io_uring records in all
  * @inodes: the distinct inodes held (one, unless searched by device)
  * @ninodes: their number
  */
@@ -71,6 +102,7 @@ struct holder_set {
 	size_t nr;
 	size_t nfds;
 	size_t nvmas;
+	size_t nrings;
 	struct revoke_key *inodes;
 	size_t ninodes;
 };

@@ -87,9 +87,35 @@ void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
 	f->tid = tid;
 	f->step = step;
 	f->uid = -1;
+	f->keeps_access = false;
 	va_start(ap, fmt);
 	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
 	va_end(ap);
+}
+
+/**
+ * pipeline_fail_kept() - report a holder that keeps its access
+ * @res: the report
+ * @pid: the process
+ * @step: what could not be done (a string that outlives @res)
+ * @fmt: the reason, one word
+ *
+ * A failure like the others, marked @keeps_access: what was found could
+ * not be taken away, so the process can still reach the file's data.
+ */
+void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
+			const char *step, const char *fmt, ...)
+{
+	char reason[sizeof(res->fail->reason)];
+	size_t n = res->nfail;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	pipeline_fail(res, pid, 0, step, "%s", reason);
+	if (res->nfail > n)
+		res->fail[n].keeps_access = true;
 }
 
 static const char *errname(long err)
@@ -126,6 +152,7 @@ void pipeline_result_free(struct pipeline_result *res)
 {
 	free(res->fail);
 	free(res->kill);
+	free(res->rings);
 	memset(res, 0, sizeof(*res));
 }
 
@@ -462,7 +489,7 @@ static int plan_holder(struct holder_work *w, const struct holder_threads *ts,
 
 	th = holder_threads_of(ts, p, &n);
 	w->gone = !n;
-	w->stop = p->nvmas || release;
+	w->stop = p->nvmas || release || p->nrings;
 	for (i = 0; i < n && !w->stop; i++) {
 		if (mapping_file(&th[i], p)) {
 			w->stop = true;
@@ -606,8 +633,8 @@ static void handle_stop(struct run *run, struct holder_work *w,
 	 * descriptors, if they are to be released (to wake its waiters,
 	 * those it had when found are the ones their calls name).
 	 */
-	err = holders_scan(&run->pl->holders, run->key, p->tgid, run->release,
-			   &now);
+	err = holders_scan(&run->pl->holders, run->key, p->tgid,
+			   run->release || p->nrings, &now);
 	if (err)
 		pipeline_fail(res, p->tgid, 0, "stop", "scan_%s", errname(err));
 	else if (run->release && now.nr)
@@ -619,6 +646,9 @@ static void handle_stop(struct run *run, struct holder_work *w,
 	hf.t = &t;
 	if (!err)
 		substitute(file, &hf);
+	if (!err && now.nr)
+		pipeline_uring_take(res, &t, now.procs[0].rings,
+				    now.procs[0].nrings);
 	tracee_detach(&t);
 	if (!err)
 		holder_set_free(&now);

@@ -17,6 +17,7 @@
 #include "bpf_load.h"
 #include "ctl_proto.h"
 #include "holders.h"
+#include "pipeline_uring.h"
 #include "revoke_bpf.h"
 
 /**
@@ -45,6 +46,8 @@ struct pipeline_opts {
  * @comm: its name, once the policy looked ("" if unknown)
  * @settled: the policy has dealt with it: it is no failure any more
  *	(the process was killed, or had exited, so its access is gone)
+ * @keeps_access: the process keeps its access to the file (cannot
+ *	revoke): what a policy that ends such holders acts on
  */
 struct pipeline_failure {
 	pid_t pid;
@@ -54,6 +57,7 @@ struct pipeline_failure {
 	long uid;
 	char comm[16];
 	bool settled;
+	bool keeps_access;
 };
 
 /**
@@ -82,6 +86,8 @@ struct pipeline_kill {
  * @kill: the holders the policy killed
  * @nkill: their number
  * @passes: discovery passes run (pipeline_policy.c), summed over inodes
+ * @rings: the io_uring instances a revoked file was taken away from
+ * @nrings: their number
  * @discover_us: time spent finding holders the first time
  * @total_us: time from the start of the run to the end of the drain
  */
@@ -92,6 +98,8 @@ struct pipeline_result {
 	struct pipeline_kill *kill;
 	size_t nkill;
 	unsigned int passes;
+	struct pipeline_ring *rings;
+	size_t nrings;
 	uint64_t discover_us;
 	uint64_t total_us;
 };
@@ -118,6 +126,9 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
+void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
+			const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* Between pipeline.c and pipeline_policy.c only. */
 void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,

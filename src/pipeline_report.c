@@ -4,12 +4,16 @@
  * (ctl_proto.h):
  *
  *	failure pid=N tid=N step=WORD reason=WORD [uid=N comm=PCT]
+ *		[keeps_access=yes]
  *	killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no
+ *	io_uring pid=N fd=N files=N buffers=N
  *
  * A failure the policy settled (its holder was killed, or exited) is
  * not a failure any more: it is reported by its "killed" line, or not at
  * all.  comm is the process's name, percent-encoded (it may hold
- * spaces); uid is its real uid.
+ * spaces); uid is its real uid.  keeps_access=yes marks what was found
+ * and could not be taken away (an io_uring slot), as opposed to a step
+ * that failed.  An io_uring line names a ring the file was taken from.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +31,7 @@ static void comm_field(struct rbuf *resp, const char *comm)
 }
 
 /**
- * pipeline_report_lines() - the failure and killed lines of a run
+ * pipeline_report_lines() - the failure, killed and io_uring lines of a run
  * @resp: the answer being built
  * @res: the run's report
  */
@@ -46,7 +50,7 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 			rbuf_printf(resp, " uid=%ld", f->uid);
 			comm_field(resp, f->comm);
 		}
-		rbuf_printf(resp, "\n");
+		rbuf_printf(resp, "%s\n", f->keeps_access ? " keeps_access=yes" : "");
 	}
 	for (i = 0; i < res->nkill; i++) {
 		const struct pipeline_kill *k = &res->kill[i];
@@ -56,6 +60,10 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 		rbuf_printf(resp, " step=%s reason=%s gone=%s\n", k->step,
 			    k->reason, k->gone ? "yes" : "no");
 	}
+	for (i = 0; i < res->nrings; i++)
+		rbuf_printf(resp, "io_uring pid=%d fd=%d files=%u buffers=%u\n",
+			    (int)res->rings[i].pid, res->rings[i].fd,
+			    res->rings[i].files, res->rings[i].buffers);
 }
 
 /**
