@@ -206,22 +206,31 @@ static void conn_read(struct ctl_loop *l, struct ctl_conn *c)
 {
 	int fds[CTL_MAX_RECV_FDS], nfds = 0;
 	size_t room = REVOKE_REQ_MAX - c->len;
+	bool unasked = false;
 	ssize_t n;
 
 	if (c->priv)
 		n = ctl_recv_fds(c->peer.fd, c->buf + c->len, room, fds, &nfds);
 	else
-		n = ctl_recv_plain(c->peer.fd, c->buf + c->len, room);
+		n = ctl_recv_plain(c->peer.fd, c->buf + c->len, room, &unasked);
 	if (n == -EAGAIN || n == -EINTR)
 		return;
 	if (c->priv && (nfds || n == -EMSGSIZE) &&
 	    conn_take_fds(l, c, fds, nfds, n == -EMSGSIZE))
 		return;
-	if (n == -EPERM) {
+	if (unasked) {
+		/*
+		 * Left in the connection, for the closer: the request is
+		 * what came so far, answered as one that carried them.
+		 */
 		l->stats.fds_refused++;
-		conn_error(l, c, "err EPERM uid %u may not send revoke-bpfd "
-			   "descriptors", (unsigned int)c->peer.uid);
-		return;
+		c->peer.fds_refused = true;
+		if (!memchr(c->buf + c->len, '\n', (size_t)n)) {
+			conn_error(l, c, "err EPERM uid %u may not send "
+				   "revoke-bpfd descriptors",
+				   (unsigned int)c->peer.uid);
+			return;
+		}
 	}
 	if (n < 0) {
 		conn_close(l, c);

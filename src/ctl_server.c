@@ -178,29 +178,30 @@ int ctl_refuse_fds(int fd)
  * @fd: the connection, non-blocking
  * @buf: where to put it
  * @cap: room in @buf
+ * @fds: set if descriptors came with the bytes
  *
  * The bytes are peeked first, without room for descriptors: the kernel
  * then says (MSG_CTRUNC) whether any came with them, while they stay
  * queued with the bytes, so that no last reference to one is dropped
- * here.  Only bytes that came alone are taken.
+ * here.  Only bytes that came alone are taken; those that came with
+ * descriptors are copied to @buf and left in the connection.
  *
- * Return: bytes read, 0 at end of file, -EPERM if descriptors came with
- * them (nothing is taken), -EAGAIN if nothing is there, or a negative
- * errno.
+ * Return: bytes read (or, with @fds set, copied), 0 at end of file,
+ * -EAGAIN if nothing is there, or a negative errno.
  */
-ssize_t ctl_recv_plain(int fd, char *buf, size_t cap)
+ssize_t ctl_recv_plain(int fd, char *buf, size_t cap, bool *fds)
 {
 	struct iovec iov = { .iov_base = buf, .iov_len = cap };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	ssize_t n;
 
+	*fds = false;
 	n = recvmsg(fd, &msg, MSG_PEEK | MSG_DONTWAIT);
 	if (n < 0)
 		return -errno;
-	if (msg.msg_flags & MSG_CTRUNC)
-		return -EPERM;
-	if (n == 0)
-		return 0;
+	*fds = msg.msg_flags & MSG_CTRUNC;
+	if (n == 0 || *fds)
+		return n;
 	/* the same bytes again, now taken: they came without descriptors */
 	n = recv(fd, buf, (size_t)n, MSG_DONTWAIT);
 	return n < 0 ? -errno : n;

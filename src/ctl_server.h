@@ -25,6 +25,8 @@
  * @gid: from SO_PEERCRED
  * @groups: supplementary groups, from SO_PEERGROUPS
  * @ngroups: their number (at most CTL_MAX_GROUPS are kept)
+ * @fds_refused: descriptors came with the request from a peer that may
+ *	not send any; they were not taken
  */
 struct ctl_peer {
 	int fd;
@@ -34,6 +36,7 @@ struct ctl_peer {
 	gid_t gid;
 	gid_t groups[CTL_MAX_GROUPS];
 	int ngroups;
+	bool fds_refused;
 };
 
 bool ctl_peer_in_group(const struct ctl_peer *peer, gid_t gid);
@@ -49,7 +52,7 @@ typedef bool (*ctl_handler_fn)(const struct ctl_peer *peer, const char *req,
 int ctl_listen(const char *path, char *err, size_t errlen);
 int ctl_peer_identify(int fd, struct ctl_peer *peer);
 int ctl_refuse_fds(int fd);
-ssize_t ctl_recv_plain(int fd, char *buf, size_t cap);
+ssize_t ctl_recv_plain(int fd, char *buf, size_t cap, bool *fds);
 ssize_t ctl_recv_fds(int fd, char *buf, size_t cap, int *fds, int *nfds);
 bool ctl_fd_is_opath(int fd);
 

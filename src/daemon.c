@@ -952,6 +952,11 @@ static bool handle_request(const struct ctl_peer *peer, const char *buf,
 			 revoke_verb_name(req.verb), (unsigned int)peer->uid);
 		return false;
 	}
+	if (peer->fds_refused) {
+		resp_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
+			 (unsigned int)peer->uid);
+		return false;
+	}
 	return verb_handlers[req.verb](d, peer, &req, resp) == 1;
 }
 
