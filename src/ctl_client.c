@@ -141,6 +141,13 @@ static int send_request(int fd, const char *p, size_t len, int send_fd)
 	return ctl_send_all(fd, p + n, len - (size_t)n);
 }
 
+static bool reply_waiting(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 /* ctl_open() but for @send_fd, which the caller closes. */
 static int connect_send(const char *path, const struct revoke_req *req,
 			int send_fd, char *err, size_t errlen)
@@ -185,6 +192,9 @@ static int connect_send(const char *path, const struct revoke_req *req,
 		return ret;
 	}
 	ret = send_request(fd, line, (size_t)n, send_fd);
+	/* refused before it read anything: its answer says why */
+	if ((ret == -EPIPE || ret == -ECONNRESET) && reply_waiting(fd))
+		return fd;
 	if (ret == -EAGAIN)
 		snprintf(err, errlen, "timed out after %u s sending the '%s' "
 			 "request to revoke-bpfd at %s", timeout_ms / 1000,
