@@ -45,7 +45,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_loop ctl_closer ctl_proto key \
+DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_loop ctl_conn ctl_closer ctl_proto key \
 	       lsm_check inode_find events holders pipeline procfs tracee waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli ctl_client ctl_proto key

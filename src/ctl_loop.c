@@ -26,7 +26,6 @@
  * and then closed, like every connection, by the closer thread.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +35,6 @@
 #include <unistd.h>
 
 #include "ctl_loop.h"
-
-enum { CTL_EP_LISTEN = 1, CTL_EP_CONN, CTL_EP_WATCH, CTL_EP_CLOSER };
 
 static int ep_listen_kind = CTL_EP_LISTEN;
 static int ep_closer_kind = CTL_EP_CLOSER;
@@ -54,198 +51,6 @@ static bool ctl_loop_has_passrights(void)
 	close(sv[0]);
 	close(sv[1]);
 	return ok;
-}
-
-static int ctl_loop_ep(struct ctl_loop *l, int op, int fd, uint32_t events,
-		       void *ptr)
-{
-	struct epoll_event ev = { .events = events, .data.ptr = ptr };
-
-	return epoll_ctl(l->epfd, op, fd, &ev) ? -errno : 0;
-}
-
-/* Close a connection: through the closer, whose report frees the slot. */
-static void conn_close(struct ctl_loop *l, struct ctl_conn *c)
-{
-	int fds[CTL_MAX_RECV_FDS + 2], n = 0, i;
-
-	epoll_ctl(l->epfd, EPOLL_CTL_DEL, c->peer.fd, NULL);
-	for (i = 0; i < c->njunk; i++)
-		fds[n++] = c->junk[i];
-	if (c->peer.sent_fd >= 0)
-		fds[n++] = c->peer.sent_fd;
-	fds[n++] = c->peer.fd;
-	rbuf_free(&c->resp);
-	c->njunk = 0;
-	c->peer.sent_fd = -1;
-	/* root's slot is free at once; another's once the close is done */
-	if (ctl_closer_put(&l->closer, fds, n, c->priv ? -1 : (int)(c - l->conns)))
-		c->state = CTL_CLOSING;
-	else
-		c->state = CTL_FREE;
-}
-
-/* Send what is left of the response; close, or stream, once it is out. */
-static void conn_write(struct ctl_loop *l, struct ctl_conn *c, bool keep)
-{
-	ssize_t n;
-
-	while (c->sent < c->resp.len) {
-		n = send(c->peer.fd, c->resp.data + c->sent, c->resp.len - c->sent,
-			 MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN && !keep) {
-			if (c->state != CTL_WRITING)
-				ctl_loop_ep(l, EPOLL_CTL_MOD, c->peer.fd, EPOLLOUT, c);
-			c->state = CTL_WRITING;
-			return;
-		}
-		if (n < 0)
-			break;
-		c->sent += (size_t)n;
-	}
-	if (keep && c->sent == c->resp.len) {
-		/* the stream writes to it from now on (events.c) */
-		rbuf_free(&c->resp);
-		c->state = CTL_STREAMING;
-		ctl_loop_ep(l, EPOLL_CTL_MOD, c->peer.fd, EPOLLIN | EPOLLRDHUP, c);
-		return;
-	}
-	if (keep)
-		l->ops->unstream(c->peer.fd, l->ctx);
-	conn_close(l, c);
-}
-
-/* Answer with @resp (or one error line) and write it. */
-static void conn_answer(struct ctl_loop *l, struct ctl_conn *c, bool keep)
-{
-	if (c->resp.failed) {
-		rbuf_free(&c->resp);
-		rbuf_printf(&c->resp, "err ENOMEM response too large\n");
-	}
-	c->sent = 0;
-	c->deadline_ms = ctl_now_ms() + CTL_REPLY_MS;
-	conn_write(l, c, keep);
-}
-
-static void conn_error(struct ctl_loop *l, struct ctl_conn *c,
-		       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void conn_error(struct ctl_loop *l, struct ctl_conn *c,
-		       const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	rbuf_free(&c->resp);
-	rbuf_printf(&c->resp, "%s\n", line);
-	conn_answer(l, c, false);
-}
-
-/* A whole request: hand it to the daemon. */
-static void conn_handle(struct ctl_loop *l, struct ctl_conn *c)
-{
-	bool keep;
-
-	/* no descriptor is expected after the request, from anyone */
-	if (l->passrights && c->priv)
-		ctl_refuse_fds(c->peer.fd);
-	keep = l->ops->handle(&c->peer, c->buf, c->len, &c->resp, l->ctx);
-	/*
-	 * The O_PATH descriptor has served: closed before the answer, so
-	 * that the file's filesystem is not kept busy once add returns.  It
-	 * was checked to be O_PATH: its last release calls no release method.
-	 */
-	if (c->peer.sent_fd >= 0) {
-		close(c->peer.sent_fd);
-		c->peer.sent_fd = -1;
-	}
-	conn_answer(l, c, keep);
-}
-
-/*
- * The descriptors that came with a root or --group request: the first,
- * if O_PATH, is the request's; any other is refused with the request.
- * Return 0, or -1 if the request was refused.
- */
-static int conn_take_fds(struct ctl_loop *l, struct ctl_conn *c, const int *fds,
-			 int nfds, bool cut)
-{
-	bool extra = cut, not_path = false;
-	int i;
-
-	for (i = 0; i < nfds; i++) {
-		if (c->peer.sent_fd < 0 && !extra && ctl_fd_is_opath(fds[i])) {
-			c->peer.sent_fd = fds[i];
-			continue;
-		}
-		if (c->peer.sent_fd < 0 && !extra)
-			not_path = true;
-		else
-			extra = true;
-		c->junk[c->njunk++] = fds[i];
-	}
-	if (!extra && !not_path)
-		return 0;
-	l->stats.fds_refused++;
-	if (not_path)
-		conn_error(l, c, "err EINVAL the descriptor sent with a request "
-			   "must be an O_PATH one");
-	else
-		conn_error(l, c, "err EINVAL a request carries one descriptor "
-			   "at most");
-	return -1;
-}
-
-/* Read what is there; handle the request once it is whole. */
-static void conn_read(struct ctl_loop *l, struct ctl_conn *c)
-{
-	int fds[CTL_MAX_RECV_FDS], nfds = 0;
-	size_t room = REVOKE_REQ_MAX - c->len;
-	bool unasked = false;
-	ssize_t n;
-
-	if (c->priv)
-		n = ctl_recv_fds(c->peer.fd, c->buf + c->len, room, fds, &nfds);
-	else
-		n = ctl_recv_plain(c->peer.fd, c->buf + c->len, room, &unasked);
-	if (n == -EAGAIN || n == -EINTR)
-		return;
-	if (c->priv && (nfds || n == -EMSGSIZE) &&
-	    conn_take_fds(l, c, fds, nfds, n == -EMSGSIZE))
-		return;
-	if (unasked) {
-		/*
-		 * Left in the connection, for the closer: the request is
-		 * what came so far, answered as one that carried them.
-		 */
-		l->stats.fds_refused++;
-		c->peer.fds_refused = true;
-		if (!memchr(c->buf + c->len, '\n', (size_t)n)) {
-			conn_error(l, c, "err EPERM uid %u may not send "
-				   "revoke-bpfd descriptors",
-				   (unsigned int)c->peer.uid);
-			return;
-		}
-	}
-	if (n < 0) {
-		conn_close(l, c);
-		return;
-	}
-	if (n > 0 && !memchr(c->buf + c->len, '\n', (size_t)n)) {
-		c->len += (size_t)n;
-		if (c->len == REVOKE_REQ_MAX)
-			conn_error(l, c, "err EINVAL request too long (limit %d "
-				   "bytes)", REVOKE_REQ_MAX);
-		return;
-	}
-	c->len += (size_t)n;
-	c->buf[c->len] = '\0';
-	conn_handle(l, c);
 }
 
 /* Connections of peers that may not act: of @uid, and of all. */
@@ -353,11 +158,11 @@ static void admit(struct ctl_loop *l, int fd)
 	c->seq = ++l->seq;
 	c->state = CTL_READING;
 	c->deadline_ms = ctl_now_ms() + CTL_REQUEST_MS;
-	if (ctl_loop_ep(l, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, c)) {
-		conn_close(l, c);
+	if (ctl_conn_ep(l, EPOLL_CTL_ADD, fd, EPOLLIN | EPOLLRDHUP, c)) {
+		ctl_conn_close(l, c);
 		return;
 	}
-	conn_read(l, c);
+	ctl_conn_read(l, c);
 }
 
 static void accept_all(struct ctl_loop *l)
@@ -376,7 +181,7 @@ static void accept_all(struct ctl_loop *l)
 			fprintf(stderr, "revoke-bpfd: accept: %s; pausing 100 ms\n",
 				strerror(errno));
 			l->listen_paused_until = ctl_now_ms() + 100;
-			ctl_loop_ep(l, EPOLL_CTL_MOD, l->lfd, 0, &ep_listen_kind);
+			ctl_conn_ep(l, EPOLL_CTL_MOD, l->lfd, 0, &ep_listen_kind);
 		}
 		return;
 	}
@@ -399,19 +204,19 @@ static int expire(struct ctl_loop *l, uint64_t now)
 		}
 		if (c->state == CTL_WRITING) {
 			l->stats.stalled++;
-			conn_close(l, c);
+			ctl_conn_close(l, c);
 			continue;
 		}
 		l->stats.late++;
-		conn_error(l, c, "err ETIMEDOUT no complete request within %d ms",
+		ctl_conn_error(l, c, "err ETIMEDOUT no complete request within %d ms",
 			   CTL_REQUEST_MS);
 		/* a client that does not read the error is not waited for */
 		if (c->state == CTL_WRITING)
-			conn_close(l, c);
+			ctl_conn_close(l, c);
 	}
 	if (l->listen_paused_until && l->listen_paused_until <= now) {
 		l->listen_paused_until = 0;
-		ctl_loop_ep(l, EPOLL_CTL_MOD, l->lfd, EPOLLIN, &ep_listen_kind);
+		ctl_conn_ep(l, EPOLL_CTL_MOD, l->lfd, EPOLLIN, &ep_listen_kind);
 	}
 	if (l->listen_paused_until && l->listen_paused_until < next)
 		next = l->listen_paused_until;
@@ -432,10 +237,10 @@ static void conn_event(struct ctl_loop *l, struct ctl_conn *c, uint32_t events)
 {
 	switch (c->state) {
 	case CTL_READING:
-		conn_read(l, c);
+		ctl_conn_read(l, c);
 		break;
 	case CTL_WRITING:
-		conn_write(l, c, false);
+		ctl_conn_write(l, c, false);
 		break;
 	case CTL_STREAMING:
 		/*
@@ -448,7 +253,7 @@ static void conn_event(struct ctl_loop *l, struct ctl_conn *c, uint32_t events)
 		    errno == EAGAIN)
 			break;
 		l->ops->unstream(c->peer.fd, l->ctx);
-		conn_close(l, c);
+		ctl_conn_close(l, c);
 		break;
 	default:
 		break;
@@ -545,7 +350,7 @@ int ctl_loop_watch(struct ctl_loop *l, int fd, void (*fn)(void *arg), void *arg)
 		return -ENOSPC;
 	*w = (struct ctl_watch){ .kind = CTL_EP_WATCH, .fd = fd, .fn = fn,
 				 .arg = arg };
-	err = ctl_loop_ep(l, EPOLL_CTL_ADD, fd, EPOLLIN, w);
+	err = ctl_conn_ep(l, EPOLL_CTL_ADD, fd, EPOLLIN, w);
 	if (err)
 		w->fd = -1;
 	return err;
@@ -584,7 +389,7 @@ void ctl_loop_drop_stream(struct ctl_loop *l, int fd)
 		struct ctl_conn *c = &l->conns[i];
 
 		if (c->state == CTL_STREAMING && c->peer.fd == fd) {
-			conn_close(l, c);
+			ctl_conn_close(l, c);
 			return;
 		}
 	}
@@ -669,9 +474,9 @@ int ctl_loop_init(struct ctl_loop *l, int lfd, const struct ctl_loop_ops *ops,
 	err = ctl_closer_start(&l->closer);
 	if (err)
 		goto fail_ep;
-	err = ctl_loop_ep(l, EPOLL_CTL_ADD, lfd, EPOLLIN, &ep_listen_kind);
+	err = ctl_conn_ep(l, EPOLL_CTL_ADD, lfd, EPOLLIN, &ep_listen_kind);
 	if (!err)
-		err = ctl_loop_ep(l, EPOLL_CTL_ADD, ctl_closer_done_fd(&l->closer),
+		err = ctl_conn_ep(l, EPOLL_CTL_ADD, ctl_closer_done_fd(&l->closer),
 				  EPOLLIN, &ep_closer_kind);
 	if (err)
 		goto fail_closer;
@@ -700,7 +505,7 @@ void ctl_loop_fini(struct ctl_loop *l)
 		struct ctl_conn *c = &l->conns[i];
 
 		if (c->state == CTL_READING || c->state == CTL_WRITING)
-			conn_close(l, c);
+			ctl_conn_close(l, c);
 	}
 	ctl_closer_stop(&l->closer);
 	close(l->epfd);

@@ -148,6 +148,16 @@ void ctl_loop_unwatch(struct ctl_loop *l, int fd);
 int ctl_loop_run(struct ctl_loop *l);
 void ctl_loop_drop_stream(struct ctl_loop *l, int fd);
 void ctl_loop_status(const struct ctl_loop *l, struct rbuf *resp);
+
+/* ctl_conn.c: one connection's input and output, for ctl_loop.c */
+enum { CTL_EP_LISTEN = 1, CTL_EP_CONN, CTL_EP_WATCH, CTL_EP_CLOSER };
+
+int ctl_conn_ep(struct ctl_loop *l, int op, int fd, uint32_t events, void *ptr);
+void ctl_conn_read(struct ctl_loop *l, struct ctl_conn *c);
+void ctl_conn_write(struct ctl_loop *l, struct ctl_conn *c, bool keep);
+void ctl_conn_error(struct ctl_loop *l, struct ctl_conn *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void ctl_conn_close(struct ctl_loop *l, struct ctl_conn *c);
 void ctl_loop_fini(struct ctl_loop *l);
 
 #endif /* REVOKE_CTL_LOOP_H */
