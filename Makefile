@@ -35,7 +35,7 @@ CFLAGS   += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	    -Iinclude -Isrc -I$(BUILD) -DREVOKE_VERSION='"$(VERSION)"'
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	      -I. -Iinclude
-LDLIBS   := -lbpf -lelf -lz
+LDLIBS   := -lbpf -lelf -lz -lpthread
 
 ifeq ($(V),1)
 Q :=
@@ -45,7 +45,7 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_proto key \
+DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_loop ctl_conn ctl_closer ctl_proto key \
 	       lsm_check inode_find events holders pipeline pipeline_policy pipeline_report pipeline_uring procfs tracee tracee_insn waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli cli_holders ctl_client ctl_proto key

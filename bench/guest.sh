@@ -4,7 +4,7 @@
 # bench/guest.sh - the benchmarks that need BPF LSM; run in the guest by
 # bench/run.  Prints one JSON object on stdout between two marker lines.
 #
-#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES PROUNDS
+#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES PROUNDS CROUNDS
 #
 # 1. hookbench: what the hooks cost ordinary I/O (see bench/hookbench.c).
 # 2. The pipeline: for each N in SIZES, N holder processes with 10
@@ -15,11 +15,18 @@
 #    the time the daemon spent finding the holders (BPF iterators), the whole
 #    pipeline, and the command from call to report.  PROUNDS rounds, each
 #    on a fresh population, interleaved: a list of PROUNDS values each.
+# 3. The control socket: root's "revoke-bpf add" of a file nobody holds,
+#    from call to report, against an idle daemon, with 100 unprivileged
+#    connections held open (ctlhog idle: 13 uids, each connection closed
+#    by the daemon's 2 s request deadline and made again at once), and
+#    with 100 trickling a request a byte every 1.5 s (ctlhog trickle).
+#    CROUNDS rounds, the three cases taking turns in each, 5 adds per
+#    case and round.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$REPO/build/bench
-rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5 prounds=$6
+rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5 prounds=$6 crounds=$7
 
 . "$REPO/bench/lib.sh"
 
@@ -57,6 +64,34 @@ pipeline_row() {
 	printf '}'
 }
 
+# ctl_round CASE: 5 adds of root's with CASE's clients (none, hold,
+# trickle) connected; adds one value per add to CTL[CASE].
+declare -A CTL
+ctl_round() {
+	local hog= out=/tmp/bench.ctlhog f=/tmp/bench.ctl t0 k
+	if [ "$1" != none ]; then
+		: > "$out"
+		"$REPO/build/tests/ctlhog" "$([ "$1" = hold ] && echo idle || echo trickle)" \
+			/run/revoke-bpf/control.sock 100 20000 >> "$out" 2>&1 &
+		hog=$!
+		until grep -q '^ready' "$out"; do sleep 0.05; done
+		# the tricklers well into their requests
+		[ "$1" = hold ] || sleep 2
+	fi
+	for k in 1 2 3 4 5; do
+		echo data > "$f"
+		t0=$EPOCHREALTIME
+		revoke-bpf add "$f" >/dev/null
+		CTL[$1]+="$(ms_since "$t0") "
+		revoke-bpf del "$f" >/dev/null
+		rm -f "$f"
+	done
+	if [ -n "$hog" ]; then
+		kill "$hog"
+		wait "$hog" 2>/dev/null || true
+	fi
+}
+
 echo "BENCH-JSON-BEGIN"
 printf '{"kernel": "%s", "cpus": %d,\n"hooks": ' "$(uname -r)" "$(nproc)"
 # its notices (programs this kernel cannot run) would land in the JSON:
@@ -84,5 +119,15 @@ for kind in fifo file none; do
 		sep=,
 	done
 done
-printf ']}}\n'
+printf ']},\n"ctl": {"rounds": %d' "$crounds"
+for r in $(seq "$crounds"); do
+	for c in none hold trickle; do
+		ctl_round "$c"
+	done
+done
+for c in none hold trickle; do
+	read -ra v <<<"${CTL[$c]}"
+	printf ', "%s_add_ms": [%s]' "$c" "$(IFS=,; echo "${v[*]}")"
+done
+printf '}}\n'
 echo "BENCH-JSON-END"

@@ -825,6 +825,11 @@ static int do_events(int argc, char **argv)
 		fail("%s", err);
 		return 1;
 	}
+	if (ctl_wait_reply(fd, req.verb, err, sizeof(err))) {
+		fail("%s", err);
+		close(fd);
+		return 1;
+	}
 	fp = fdopen(fd, "r");
 	if (!fp) {
 		fail("fdopen: %s", strerror(errno));
@@ -999,7 +1004,7 @@ static const struct cmd cmds[] = {
 
 static int cmd_help(const struct cmd *c)
 {
-	printf("Usage: revoke-bpf [--socket PATH] %s %s\n\n%s.\n", c->name,
+	printf("Usage: revoke-bpf [--socket PATH] [--reply-timeout S] %s %s\n\n%s.\n", c->name,
 	       c->args, c->help);
 	return 0;
 }
@@ -1010,13 +1015,19 @@ static int do_help(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	printf("Usage: revoke-bpf [--socket PATH] [--json] COMMAND [ARGS]\n\n");
+	printf("Usage: revoke-bpf [--socket PATH] [--reply-timeout S] [--json] "
+	       "COMMAND [ARGS]\n\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		printf("  revoke-bpf %-7s %-30s %s\n", cmds[i].name, cmds[i].args,
 		       cmds[i].help);
 	printf("\nAn INODE without --dev must be open or mapped by some process on\n"
 	       "exactly one filesystem.  A file whose name is all digits is named\n"
-	       "./NAME.  Talks to revoke-bpfd on %s.\n", REVOKE_SOCKET_PATH);
+	       "./NAME.  Talks to revoke-bpfd on %s.\n"
+	       "--reply-timeout S (default %d; 0: no limit) bounds each wait for\n"
+	       "revoke-bpfd: connecting, its reading the request, and its reply,\n"
+	       "except the reply to add, which takes as long as the holders do;\n"
+	       "a wait that times out is named, and the command exits 1.\n",
+	       REVOKE_SOCKET_PATH, CTL_CLIENT_TIMEOUT_DEFAULT_MS / 1000);
 	return 0;
 }
 
@@ -1024,12 +1035,14 @@ int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
+		{ "reply-timeout", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	struct sockaddr_un sun;
+	uint64_t secs;
 	size_t i;
 	int c;
 
@@ -1043,6 +1056,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			socket_path = optarg;
+			break;
+		case 't':
+			if (revoke_parse_u64(optarg, &secs) || secs > 86400) {
+				fail("--reply-timeout needs a number of seconds from "
+				     "0 (no limit) to 86400");
+				return 2;
+			}
+			ctl_client_set_timeout((unsigned int)secs * 1000);
 			break;
 		case 'j':
 			json = true;

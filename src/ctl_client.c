@@ -1,24 +1,102 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ctl_client.c - send one request to revoke-bpfd and read its answer. */
+/*
+ * ctl_client.c - send one request to revoke-bpfd and read its answer,
+ * each wait bounded by ctl_client_timeout_ms: connecting, handing the
+ * request over, revoke-bpfd reading it, and its reply (except add's,
+ * below).
+ */
 #include <errno.h>
+#include <linux/sockios.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/uio.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl_client.h"
 
-static int recv_all(int fd, struct rbuf *resp)
+static unsigned int timeout_ms = CTL_CLIENT_TIMEOUT_DEFAULT_MS;
+
+/**
+ * ctl_client_set_timeout() - how long each wait for revoke-bpfd may take
+ * @ms: milliseconds; 0 waits for ever
+ */
+void ctl_client_set_timeout(unsigned int ms)
 {
-	char chunk[8192];
-	ssize_t n;
+	timeout_ms = ms;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* poll(2)'s timeout until @deadline (ms, now_ms()), -1 if there is none */
+static int left_ms(long long deadline)
+{
+	long long left;
+
+	if (!deadline)
+		return -1;
+	left = deadline - now_ms();
+	return left > 0 ? (int)left : 0;
+}
+
+static long long deadline_in(unsigned int ms)
+{
+	return ms ? now_ms() + ms : 0;
+}
+
+/*
+ * Wait until revoke-bpfd has read the whole request: nothing of it is
+ * left unread in the connection (SIOCOUTQ), or it already answered.
+ */
+static int wait_taken(int fd, long long deadline)
+{
+	int queued, pause = 1;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	for (;;) {
-		n = recv(fd, chunk, sizeof(chunk), 0);
-		if (n < 0 && errno == EINTR)
+		if (ioctl(fd, SIOCOUTQ, &queued) || queued == 0)
+			return 0;
+		if (poll(&p, 1, 0) > 0)
+			return 0;
+		if (deadline && left_ms(deadline) == 0)
+			return -ETIMEDOUT;
+		usleep((useconds_t)pause * 1000);
+		pause = pause < 8 ? pause * 2 : 8;
+	}
+}
+
+static int recv_all(int fd, struct rbuf *resp, long long deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char chunk[8192];
+	ssize_t n;
+	int r;
+
+	for (;;) {
+		r = poll(&p, 1, left_ms(deadline));
+		if (r < 0 && errno == EINTR)
 			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return -ETIMEDOUT;
+		n = recv(fd, chunk, sizeof(chunk), MSG_DONTWAIT);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		/* a daemon that refuses the request closes before reading it */
+		if (n < 0 && errno == ECONNRESET && resp->len)
+			break;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -63,6 +141,13 @@ static int send_request(int fd, const char *p, size_t len, int send_fd)
 	return ctl_send_all(fd, p + n, len - (size_t)n);
 }
 
+static bool reply_waiting(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLIN);
+}
+
 /* ctl_open() but for @send_fd, which the caller closes. */
 static int connect_send(const char *path, const struct revoke_req *req,
 			int send_fd, char *err, size_t errlen)
@@ -87,19 +172,43 @@ static int connect_send(const char *path, const struct revoke_req *req,
 		snprintf(err, errlen, "socket: %s", strerror(errno));
 		return ret;
 	}
+	/* bounds connect(2), while the backlog is full, and send(2) */
+	if (timeout_ms)
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &(struct timeval){
+			.tv_sec = timeout_ms / 1000,
+			.tv_usec = (timeout_ms % 1000) * 1000 }, sizeof(struct timeval));
 	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
 		ret = -errno;
-		snprintf(err, errlen,
-			 "cannot reach revoke-bpfd at %s (%s); is it running? "
-			 "start it with 'revoke-bpfd' as root",
-			 path, strerror(errno));
+		if (ret == -EAGAIN)
+			snprintf(err, errlen, "timed out after %u s connecting to "
+				 "revoke-bpfd at %s (it accepts no connection)",
+				 timeout_ms / 1000, path);
+		else
+			snprintf(err, errlen,
+				 "cannot reach revoke-bpfd at %s (%s); is it running? "
+				 "start it with 'revoke-bpfd' as root",
+				 path, strerror(errno));
 		close(fd);
 		return ret;
 	}
 	ret = send_request(fd, line, (size_t)n, send_fd);
-	if (ret) {
+	/* refused before it read anything: its answer says why */
+	if ((ret == -EPIPE || ret == -ECONNRESET) && reply_waiting(fd))
+		return fd;
+	if (ret == -EAGAIN)
+		snprintf(err, errlen, "timed out after %u s sending the '%s' "
+			 "request to revoke-bpfd at %s", timeout_ms / 1000,
+			 revoke_verb_name(req->verb), path);
+	else if (ret)
 		snprintf(err, errlen, "revoke-bpfd at %s did not take the request: %s",
 			 path, strerror(-ret));
+	if (!ret && wait_taken(fd, deadline_in(timeout_ms))) {
+		snprintf(err, errlen, "timed out after %u s waiting for revoke-bpfd "
+			 "at %s to read the '%s' request", timeout_ms / 1000, path,
+			 revoke_verb_name(req->verb));
+		ret = -ETIMEDOUT;
+	}
+	if (ret) {
 		close(fd);
 		return ret;
 	}
@@ -149,10 +258,43 @@ int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
 	fd = ctl_open(path, req, send_fd, err, errlen);
 	if (fd < 0)
 		return fd;
-	ret = recv_all(fd, resp);
-	if (ret)
+	/* add takes as long as its holders do, once revoke-bpfd has it */
+	ret = recv_all(fd, resp, req->verb == REVOKE_VERB_ADD ? 0 :
+			   deadline_in(timeout_ms));
+	if (ret == -ETIMEDOUT)
+		snprintf(err, errlen, "timed out after %u s waiting for "
+			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000,
+			 revoke_verb_name(req->verb));
+	else if (ret)
 		snprintf(err, errlen, "revoke-bpfd at %s did not answer: %s",
 			 path, strerror(-ret));
 	close(fd);
 	return ret;
+}
+
+/**
+ * ctl_wait_reply() - wait for the first byte of a reply to @verb
+ * @fd: from ctl_open()
+ * @verb: the request's verb, for the message
+ * @err: on failure, a one-line reason
+ * @errlen: size of @err
+ *
+ * Return: 0 once there is something to read, or -ETIMEDOUT.
+ */
+int ctl_wait_reply(int fd, enum revoke_verb verb, char *err, size_t errlen)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	long long deadline = deadline_in(timeout_ms);
+	int r;
+
+	do
+		r = poll(&p, 1, left_ms(deadline));
+	while (r < 0 && errno == EINTR);
+	if (r == 0) {
+		snprintf(err, errlen, "timed out after %u s waiting for "
+			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000,
+			 revoke_verb_name(verb));
+		return -ETIMEDOUT;
+	}
+	return 0;
 }

@@ -5,6 +5,12 @@
 
 #include "ctl_proto.h"
 
+/* each wait for revoke-bpfd, unless revoke-bpf --reply-timeout says */
+#define CTL_CLIENT_TIMEOUT_DEFAULT_MS 5000
+
+void ctl_client_set_timeout(unsigned int ms);
+int ctl_wait_reply(int fd, enum revoke_verb verb, char *err, size_t errlen);
+
 int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
 	     char *err, size_t errlen);
 int ctl_call(const char *path, const struct revoke_req *req, int send_fd,

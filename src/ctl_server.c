@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctl_server.c - accept one connection, authenticate the peer, read one
- * request, hand it to the daemon, write the answer, close.
- *
- * The daemon is single-threaded; a client cannot wedge it: each
- * connection has a receive and a send time limit, a request larger than
- * REVOKE_REQ_MAX is answered with an error and never buffered whole.
+ * ctl_server.c - the daemon's end of the control socket: the listening
+ * socket, who the peer is, and reading from a connection without ever
+ * blocking and without ever dropping a descriptor the peer sent
+ * (ctl_loop.c serves the connections, ctl_closer.c closes them).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -90,7 +88,7 @@ int ctl_listen(const char *path, char *err, size_t errlen)
 		goto fail;
 	if (chmod(path, 0666))
 		goto fail;
-	if (listen(fd, 64))
+	if (listen(fd, 512))
 		goto fail;
 	return fd;
 fail:
@@ -99,100 +97,6 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	return ret;
-}
-
-static void set_timeouts(int fd)
-{
-	struct timeval tv = {
-		.tv_sec = CTL_IO_TIMEOUT_MS / 1000,
-		.tv_usec = (CTL_IO_TIMEOUT_MS % 1000) * 1000,
-	};
-
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
-
-/*
- * Take the descriptors that came with a message: keep the first one in
- * @peer->sent_fd, close any other.  More than one, or one cut off, is an
- * error (-EMSGSIZE).
- */
-static int take_fds(struct msghdr *msg, struct ctl_peer *peer)
-{
-	struct cmsghdr *c;
-	int ret = msg->msg_flags & MSG_CTRUNC ? -EMSGSIZE : 0;
-
-	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
-		size_t i, n;
-		int fd;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < n; i++) {
-			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
-			if (peer->sent_fd < 0) {
-				peer->sent_fd = fd;
-				continue;
-			}
-			close(fd);
-			ret = -EMSGSIZE;
-		}
-	}
-	return ret;
-}
-
-/*
- * Read up to and including the first newline, and the descriptor that
- * may come with it.  Return the length, 0 if the peer sent nothing,
- * -E2BIG past REVOKE_REQ_MAX, -EMSGSIZE for more than one descriptor, or
- * a negative errno.
- */
-static ssize_t read_request(int fd, char *buf, size_t cap,
-			    struct ctl_peer *peer, bool take)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	size_t len = 0;
-	ssize_t n;
-	int ret;
-
-	while (len < cap) {
-		struct iovec iov = { .iov_base = buf + len, .iov_len = cap - len };
-		/* without room for them, the kernel drops the descriptors */
-		struct msghdr msg = {
-			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = take ? control.buf : NULL,
-			.msg_controllen = take ? sizeof(control.buf) : 0,
-		};
-
-		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		ret = take ? take_fds(&msg, peer) : 0;
-		if (ret)
-			return ret;
-		if (n == 0)
-			return (ssize_t)len;
-		if (memchr(buf + len, '\n', (size_t)n))
-			return (ssize_t)(len + (size_t)n);
-		len += (size_t)n;
-	}
-	return -E2BIG;
-}
-
-static void read_groups(int fd, struct ctl_peer *peer)
-{
-	socklen_t len = sizeof(peer->groups);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, peer->groups, &len) == 0)
-		peer->ngroups = (int)(len / sizeof(gid_t));
-	else
-		peer->ngroups = 0;
 }
 
 /**
@@ -214,68 +118,162 @@ bool ctl_peer_in_group(const struct ctl_peer *peer, gid_t gid)
 	return false;
 }
 
-/**
- * ctl_serve_one() - serve one pending connection, if there is one
- * @lfd: the listening socket from ctl_listen()
- * @handler: turns a request into a response
- * @may_send_fd: whether a peer's request may carry a descriptor; the
- *	kernel drops any other peer's unseen (no flush runs, but the file's
- *	last release runs in this thread: issue 21)
- * @ctx: passed to @handler and @may_send_fd
- */
-void ctl_serve_one(int lfd, ctl_handler_fn handler,
-		   bool (*may_send_fd)(const struct ctl_peer *peer, void *ctx),
-		   void *ctx)
+
+static void read_groups(int fd, struct ctl_peer *peer)
 {
-	char buf[REVOKE_REQ_MAX + 1];
+	socklen_t len = sizeof(peer->groups);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, peer->groups, &len) == 0)
+		peer->ngroups = (int)(len / sizeof(gid_t));
+	else
+		peer->ngroups = 0;
+}
+
+/**
+ * ctl_peer_identify() - who is at the other end of a connection
+ * @fd: the accepted connection
+ * @peer: filled: @fd, SO_PEERCRED's pid, uid and gid, SO_PEERGROUPS;
+ *	no descriptor yet
+ *
+ * Return: 0 or a negative errno.
+ */
+int ctl_peer_identify(int fd, struct ctl_peer *peer)
+{
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	struct ctl_peer peer = { .sent_fd = -1 };
-	struct rbuf resp = {};
-	bool keep = false;
-	ssize_t len;
-	int fd;
 
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0)
-		return;
-	set_timeouts(fd);
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
-		rbuf_printf(&resp, "err EPERM cannot identify the client\n");
-		goto reply;
-	}
-	peer.fd = fd;
-	peer.pid = cred.pid;
-	peer.uid = cred.uid;
-	peer.gid = cred.gid;
-	read_groups(fd, &peer);
+	memset(peer, 0, sizeof(*peer));
+	peer->fd = fd;
+	peer->sent_fd = -1;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &clen))
+		return -errno;
+	peer->pid = cred.pid;
+	peer->uid = cred.uid;
+	peer->gid = cred.gid;
+	read_groups(fd, peer);
+	return 0;
+}
 
-	len = read_request(fd, buf, REVOKE_REQ_MAX, &peer,
-			   may_send_fd(&peer, ctx));
-	if (len == -EMSGSIZE)
-		rbuf_printf(&resp, "err EINVAL a request carries one descriptor "
-			    "at most\n");
-	else if (len == -E2BIG)
-		rbuf_printf(&resp, "err EINVAL request too long (limit %d bytes)\n",
-			    REVOKE_REQ_MAX);
-	else if (len == -EAGAIN)
-		rbuf_printf(&resp, "err ETIMEDOUT no request within %d ms\n",
-			    CTL_IO_TIMEOUT_MS);
-	else if (len < 0)
-		goto out;
-	else
-		keep = handler(&peer, buf, (size_t)len, &resp, ctx);
-reply:
-	if (resp.failed) {
-		rbuf_free(&resp);
-		rbuf_printf(&resp, "err ENOMEM response too large\n");
+/**
+ * ctl_refuse_fds() - have the kernel refuse descriptors sent to @fd
+ * @fd: an accepted connection
+ *
+ * SO_PASSRIGHTS (Linux 6.16): from now on a sendmsg(2) with SCM_RIGHTS
+ * to this connection fails with EPERM in the sender, so that no file
+ * reaches revoke-bpfd unasked.  Older kernels do not know the option.
+ *
+ * Return: 0, or -ENOPROTOOPT where the kernel lacks it.
+ */
+int ctl_refuse_fds(int fd)
+{
+	int off = 0;
+
+	if (setsockopt(fd, SOL_SOCKET, CTL_SO_PASSRIGHTS, &off, sizeof(off)))
+		return -errno;
+	return 0;
+}
+
+/**
+ * ctl_recv_plain() - read what a peer that may not send descriptors sent
+ * @fd: the connection, non-blocking
+ * @buf: where to put it
+ * @cap: room in @buf
+ * @fds: set if descriptors came with the bytes
+ *
+ * The bytes are peeked first, without room for descriptors: the kernel
+ * then says (MSG_CTRUNC) whether any came with them, while they stay
+ * queued with the bytes, so that no last reference to one is dropped
+ * here.  Only bytes that came alone are taken; those that came with
+ * descriptors are copied to @buf and left in the connection.
+ *
+ * Return: bytes read (or, with @fds set, copied), 0 at end of file,
+ * -EAGAIN if nothing is there, or a negative errno.
+ */
+ssize_t ctl_recv_plain(int fd, char *buf, size_t cap, bool *fds)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = cap };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t n;
+
+	*fds = false;
+	n = recvmsg(fd, &msg, MSG_PEEK | MSG_DONTWAIT);
+	if (n < 0)
+		return -errno;
+	*fds = msg.msg_flags & MSG_CTRUNC;
+	if (n == 0 || *fds)
+		return n;
+	/* the same bytes again, now taken: they came without descriptors */
+	n = recv(fd, buf, (size_t)n, MSG_DONTWAIT);
+	return n < 0 ? -errno : n;
+}
+
+/* Every descriptor in the control messages of @msg, into @fds. */
+static int take_fds(struct msghdr *msg, int *fds, int max)
+{
+	struct cmsghdr *c;
+	int n = 0;
+
+	for (c = CMSG_FIRSTHDR(msg); c; c = CMSG_NXTHDR(msg, c)) {
+		size_t i, k;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < k && n < max; i++)
+			memcpy(&fds[n++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
 	}
-	if (resp.len)
-		ctl_send_all(fd, resp.data, resp.len);
-out:
-	rbuf_free(&resp);
-	if (peer.sent_fd >= 0)
-		close(peer.sent_fd);
-	if (!keep)
-		close(fd);
+	return n;
+}
+
+/**
+ * ctl_recv_fds() - read what a peer that may send a descriptor sent
+ * @fd: the connection, non-blocking
+ * @buf: where to put the bytes
+ * @cap: room in @buf
+ * @fds: every descriptor that came with them (room for CTL_MAX_RECV_FDS,
+ *	what the kernel sends with one message at most, so that none is
+ *	dropped here)
+ * @nfds: their number
+ *
+ * Return: bytes read, 0 at end of file, -EAGAIN if nothing is there, or
+ * a negative errno; -EMSGSIZE if the kernel still cut descriptors off
+ * (those it could not install are released in this thread).
+ */
+ssize_t ctl_recv_fds(int fd, char *buf, size_t cap, int *fds, int *nfds)
+{
+	union {
+		char buf[CMSG_SPACE(CTL_MAX_RECV_FDS * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { .iov_base = buf, .iov_len = cap };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
+	};
+	ssize_t n;
+
+	*nfds = 0;
+	n = recvmsg(fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return -errno;
+	*nfds = take_fds(&msg, fds, CTL_MAX_RECV_FDS);
+	if (msg.msg_flags & MSG_CTRUNC)
+		return -EMSGSIZE;
+	return n;
+}
+
+/**
+ * ctl_fd_is_opath() - was @fd opened with O_PATH?
+ * @fd: a descriptor a client sent
+ *
+ * Such a descriptor reads, maps and opens nothing by itself, and its
+ * last release runs no file's release method.
+ *
+ * Return: true if it was.
+ */
+bool ctl_fd_is_opath(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl >= 0 && (fl & O_PATH);
 }

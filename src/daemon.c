@@ -3,14 +3,14 @@
  * daemon.c - revoke-bpfd: loads and pins the enforcement programs, then
  * serves the control socket until SIGTERM or SIGINT.
  *
- * Requests are handled one at a time, in the order they arrive, by the
- * do_* functions below, one per verb.  Between requests it forwards the
- * programs' denial events (events.c).
+ * Connections are served together by one event loop (ctl_loop.c); each
+ * complete request is handled at once by the do_* functions below, one
+ * per verb.  Between requests it forwards the programs' denial events
+ * (events.c).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "bpf_load.h"
-#include "ctl_server.h"
+#include "ctl_loop.h"
 #include "events.h"
 #include "inode_find.h"
 #include "kernel_revoke.h"
@@ -59,6 +59,9 @@ struct daemon {
 	const char *policy_path;
 	struct policy policy;
 	int uevent_fd;
+	int signal_fd;
+	struct ctl_loop loop;
+	bool serving;
 	bool quit;
 };
 
@@ -481,6 +484,8 @@ static int do_uevent(struct daemon *d, const struct ctl_peer *peer,
 	return handle_uevent(d, peer, req, false, resp);
 }
 
+static void read_uevents(void *arg);
+
 /* Listen to the kernel's uevents if, and only if, the policy says so. */
 static int follow_source(struct daemon *d, char *err, size_t errlen)
 {
@@ -493,8 +498,12 @@ static int follow_source(struct daemon *d, char *err, size_t errlen)
 				 strerror(-d->uevent_fd));
 			return d->uevent_fd;
 		}
+		if (d->serving)
+			ctl_loop_watch(&d->loop, d->uevent_fd, read_uevents, d);
 	}
 	if (!want && d->uevent_fd >= 0) {
+		if (d->serving)
+			ctl_loop_unwatch(&d->loop, d->uevent_fd);
 		close(d->uevent_fd);
 		d->uevent_fd = -1;
 	}
@@ -519,8 +528,9 @@ static int reload_policy(struct daemon *d, char *err, size_t errlen)
 }
 
 /* Every pending kernel uevent, handled as the udev rule's would be. */
-static void read_uevents(struct daemon *d)
+static void read_uevents(void *arg)
 {
+	struct daemon *d = arg;
 	static struct revoke_req req;
 	struct ctl_peer kernel = { .fd = -1, .uid = 0, .pid = 0 };
 	struct rbuf resp = {};
@@ -843,6 +853,7 @@ static int do_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "subscribers=%d\n", d->events.nsubs);
 	rbuf_printf(resp, "socket=%s\n", d->socket_path);
 	rbuf_printf(resp, "admin_group=%s\n", d->group_name ? d->group_name : "-");
+	ctl_loop_status(&d->loop, resp);
 	return 0;
 }
 
@@ -940,6 +951,11 @@ static bool handle_request(const struct ctl_peer *peer, const char *buf,
 			 d->group_name ? " and members of group " : "",
 			 d->group_name ? d->group_name : "",
 			 revoke_verb_name(req.verb), (unsigned int)peer->uid);
+		return false;
+	}
+	if (peer->fds_refused) {
+		resp_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
+			 (unsigned int)peer->uid);
 		return false;
 	}
 	return verb_handlers[req.verb](d, peer, &req, resp) == 1;
@@ -1122,51 +1138,85 @@ static int check_lsm(struct daemon *d)
 	return 0;
 }
 
-enum { PFD_LISTEN, PFD_SIGNAL, PFD_EVENTS, PFD_UEVENT, PFD_SUBS };
-
-static int serve(struct daemon *d, int lfd, int sfd)
+/* SIGTERM and SIGINT end the loop, SIGHUP rereads the policy. */
+static void read_signal(void *arg)
 {
-	struct pollfd pfd[PFD_SUBS + REVOKE_MAX_SUBSCRIBERS];
+	struct daemon *d = arg;
 	struct signalfd_siginfo si;
-	int nsubs;
+	char err[512];
 
-	while (!d->quit) {
-		pfd[PFD_LISTEN] = (struct pollfd){ .fd = lfd, .events = POLLIN };
-		pfd[PFD_SIGNAL] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-		pfd[PFD_EVENTS] = (struct pollfd){
-			.fd = revoke_events_fd(&d->events), .events = POLLIN };
-		/* a negative fd (source udev) is ignored by poll() */
-		pfd[PFD_UEVENT] = (struct pollfd){ .fd = d->uevent_fd,
-						   .events = POLLIN };
-		nsubs = revoke_events_pollfds(&d->events, pfd + PFD_SUBS);
-		/* threads that stopped late are let go within 50 ms */
-		if (poll(pfd, PFD_SUBS + nsubs, tracee_reap() ? 50 : -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (pfd[PFD_SIGNAL].revents & POLLIN &&
-		    read(sfd, &si, sizeof(si)) == sizeof(si)) {
-			char err[512];
-
-			if (si.ssi_signo == SIGHUP) {
-				reload_policy(d, err, sizeof(err));
-				continue;
-			}
-			fprintf(stderr, "revoke-bpfd: %s, exiting; the pinned "
-				"programs keep enforcing\n",
-				strsignal((int)si.ssi_signo));
-			return 0;
-		}
-		if (pfd[PFD_EVENTS].revents & POLLIN)
-			revoke_events_consume(&d->events);
-		if (pfd[PFD_UEVENT].revents & POLLIN)
-			read_uevents(d);
-		revoke_events_reap(&d->events, pfd + PFD_SUBS, nsubs);
-		if (pfd[PFD_LISTEN].revents & POLLIN)
-			ctl_serve_one(lfd, handle_request, may_send_fd, d);
+	if (read(d->signal_fd, &si, sizeof(si)) != sizeof(si))
+		return;
+	if (si.ssi_signo == SIGHUP) {
+		reload_policy(d, err, sizeof(err));
+		return;
 	}
-	return 0;
+	fprintf(stderr, "revoke-bpfd: %s, exiting; the pinned programs keep "
+		"enforcing\n", strsignal((int)si.ssi_signo));
+	d->quit = true;
+}
+
+static void read_events(void *arg)
+{
+	struct daemon *d = arg;
+
+	revoke_events_consume(&d->events);
+}
+
+static bool loop_done(void *ctx)
+{
+	return ((struct daemon *)ctx)->quit;
+}
+
+/* threads that stopped late are let go within 50 ms */
+static int loop_tick(void *ctx)
+{
+	(void)ctx;
+	return tracee_reap() ? 50 : -1;
+}
+
+static void loop_unstream(int fd, void *ctx)
+{
+	revoke_events_unsubscribe(&((struct daemon *)ctx)->events, fd);
+}
+
+static void events_dropped(int fd, void *arg)
+{
+	ctl_loop_drop_stream(arg, fd);
+}
+
+static const struct ctl_loop_ops loop_ops = {
+	.handle = handle_request,
+	.may_act = may_send_fd,
+	.unstream = loop_unstream,
+	.tick = loop_tick,
+	.done = loop_done,
+};
+
+static int serve(struct daemon *d, int lfd)
+{
+	int ret;
+
+	ret = ctl_loop_init(&d->loop, lfd, &loop_ops, d);
+	if (ret) {
+		fprintf(stderr, "revoke-bpfd: cannot set up the event loop: %s\n",
+			strerror(-ret));
+		return ret;
+	}
+	d->serving = true;
+	d->events.on_drop = events_dropped;
+	d->events.drop_arg = &d->loop;
+	ret = ctl_loop_watch(&d->loop, d->signal_fd, read_signal, d);
+	if (!ret)
+		ret = ctl_loop_watch(&d->loop, revoke_events_fd(&d->events),
+				     read_events, d);
+	if (!ret && d->uevent_fd >= 0)
+		ret = ctl_loop_watch(&d->loop, d->uevent_fd, read_uevents, d);
+	if (!ret)
+		ret = ctl_loop_run(&d->loop);
+	if (ret)
+		fprintf(stderr, "revoke-bpfd: event loop: %s\n", strerror(-ret));
+	return ret;
 }
 
 static int start(struct daemon *d, const struct options *o)
@@ -1238,7 +1288,7 @@ int main(int argc, char **argv)
 	};
 	struct daemon d = { .started = time(NULL) };
 	char err[1024];
-	int ret, lfd, sfd;
+	int ret, lfd;
 
 	ret = parse_options(argc, argv, &o);
 	if (ret >= 0)
@@ -1259,8 +1309,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "revoke-bpfd: %s\n", err);
 		return 1;
 	}
-	sfd = signal_fd();
-	if (sfd < 0) {
+	d.signal_fd = signal_fd();
+	if (d.signal_fd < 0) {
 		fprintf(stderr, "revoke-bpfd: signalfd: %s\n", strerror(errno));
 		return 1;
 	}
@@ -1272,22 +1322,23 @@ int main(int argc, char **argv)
 	lfd = ctl_listen(o.socket_path, err, sizeof(err));
 	if (lfd < 0) {
 		fprintf(stderr, "revoke-bpfd: %s\n", err);
-		close(sfd);
+		close(d.signal_fd);
 		return 1;
 	}
 	if (start(&d, &o))
 		goto out_listen;
 	fprintf(stderr, "revoke-bpfd: ready, listening on %s\n", o.socket_path);
 	sd_notify("READY=1\nSTATUS=enforcing");
-	ret = serve(&d, lfd, sfd) ? 1 : 0;
+	ret = serve(&d, lfd) ? 1 : 0;
 	sd_notify("STOPPING=1");
 	pipeline_fini(&d.pipeline);
 	revoke_events_close(&d.events);
 	revoke_bpf_close(&d.rb);
+	ctl_loop_fini(&d.loop);
 out_listen:
 	close(lfd);
 	unlink(o.socket_path);
-	close(sfd);
+	close(d.signal_fd);
 	if (d.uevent_fd >= 0)
 		close(d.uevent_fd);
 	policy_free(&d.policy);

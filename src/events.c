@@ -102,8 +102,13 @@ int revoke_event_format(const struct revoke_event *e, char *buf, size_t len)
 
 static void drop_subscriber(struct revoke_events *ev, int i)
 {
-	close(ev->subs[i]);
+	int fd = ev->subs[i];
+
 	ev->subs[i] = ev->subs[--ev->nsubs];
+	if (ev->on_drop)
+		ev->on_drop(fd, ev->drop_arg);
+	else
+		close(fd);
 }
 
 static void log_line(struct revoke_events *ev, const char *line)
@@ -200,40 +205,18 @@ int revoke_events_subscribe(struct revoke_events *ev, int fd)
 }
 
 /**
- * revoke_events_pollfds() - the subscribers, to notice when they go away
+ * revoke_events_unsubscribe() - stop streaming to a connection
  * @ev: the state
- * @pfd: room for REVOKE_MAX_SUBSCRIBERS entries
- *
- * Return: number of entries filled.
+ * @fd: as given to revoke_events_subscribe(); not closed here
  */
-int revoke_events_pollfds(const struct revoke_events *ev, struct pollfd *pfd)
+void revoke_events_unsubscribe(struct revoke_events *ev, int fd)
 {
 	int i;
 
 	for (i = 0; i < ev->nsubs; i++) {
-		pfd[i].fd = ev->subs[i];
-		pfd[i].events = POLLIN;
-		pfd[i].revents = 0;
-	}
-	return ev->nsubs;
-}
-
-/**
- * revoke_events_reap() - drop subscribers that hung up or sent anything
- * @ev: the state
- * @pfd: as filled by revoke_events_pollfds() and then polled
- * @n: its number of entries
- */
-void revoke_events_reap(struct revoke_events *ev, const struct pollfd *pfd,
-			int n)
-{
-	int i, j;
-
-	for (i = n - 1; i >= 0; i--) {
-		if (!pfd[i].revents)
-			continue;
-		for (j = 0; j < ev->nsubs; j++)
-			if (ev->subs[j] == pfd[i].fd)
-				drop_subscriber(ev, j);
+		if (ev->subs[i] == fd) {
+			ev->subs[i] = ev->subs[--ev->nsubs];
+			return;
+		}
 	}
 }

@@ -6,7 +6,6 @@
 #ifndef REVOKE_EVENTS_H
 #define REVOKE_EVENTS_H
 
-#include <poll.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -25,6 +24,10 @@ struct ring_buffer;
  * @window: the second the rate limit is counting
  * @logged: log lines written in @window
  * @suppressed: events not logged since the last summary
+ * @on_drop: called with a subscriber's connection when it is dropped
+ *	(it cannot keep up, or the events stop), to close it; close(2) if
+ *	NULL
+ * @drop_arg: passed to @on_drop
  */
 struct revoke_events {
 	struct ring_buffer *ring;
@@ -33,6 +36,8 @@ struct revoke_events {
 	time_t window;
 	unsigned int logged;
 	unsigned long long suppressed;
+	void (*on_drop)(int fd, void *arg);
+	void *drop_arg;
 };
 
 int revoke_event_format(const struct revoke_event *e, char *buf, size_t len);
@@ -42,8 +47,6 @@ void revoke_events_close(struct revoke_events *ev);
 int revoke_events_fd(const struct revoke_events *ev);
 int revoke_events_consume(struct revoke_events *ev);
 int revoke_events_subscribe(struct revoke_events *ev, int fd);
-int revoke_events_pollfds(const struct revoke_events *ev, struct pollfd *pfd);
-void revoke_events_reap(struct revoke_events *ev, const struct pollfd *pfd,
-			int n);
+void revoke_events_unsubscribe(struct revoke_events *ev, int fd);
 
 #endif /* REVOKE_EVENTS_H */

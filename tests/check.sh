@@ -60,6 +60,8 @@ bench() {
 		  .host_discovery.rows[0].found_fds == 100 and .host_discovery.rows[1].found_vmas == 10 and
 		  .host_pipeline.rows[0].maps == 10 and (.host_pipeline.rows[0].pipeline_ms.median > 0)' \
 		build/bench/results.json >/dev/null &&
+	   jq -e '.ctl | (.none_add_ms.values | length == 5) and (.hold_add_ms.values | length == 5) and
+		  (.trickle_add_ms.values | length == 5)' build/bench/results.json >/dev/null &&
 	   jq -e '.librevoke.threads_2 | has("bare") and has("librevoke") and has("rwlock") and has("urcu_inline")' \
 		build/bench/results.json >/dev/null; then
 		echo "ok $t $name"

@@ -24,7 +24,7 @@ setup() {
 	for c in add del list status events unload; do
 		run "$REPO/build/revoke-bpf" "$c" --help
 		[ "$status" -eq 0 ]
-		[[ ${lines[0]} == "Usage: revoke-bpf [--socket PATH] $c"* ]]
+		[[ ${lines[0]} == "Usage: revoke-bpf [--socket PATH] [--reply-timeout S] $c"* ]]
 	done
 }
 

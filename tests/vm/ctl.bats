@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# The control socket under clients that try to hold revoke-bpfd up:
+# slow, idle, too many, not reading, sending descriptors whose close
+# blocks.  Root's requests must go through all the same, at once.
+
+load lib
+
+SOCK=/run/revoke-bpf/control.sock
+CTLHOG=$REPO/build/tests/ctlhog
+
+setup() {
+	F=$(new_file)
+	revoke-bpf status >/dev/null 2>&1 || start_daemon
+	HOGS=()
+}
+
+teardown() {
+	local p
+	for p in "${HOGS[@]}"; do kill "$p" 2>/dev/null || true; done
+	for p in "${HOGS[@]}"; do wait "$p" 2>/dev/null || true; done
+	revoke-bpf del "$F" >/dev/null 2>&1 || true
+}
+
+# hog MODE N UID: start ctlhog and wait until its connections are up.
+hog() {
+	local out
+	out=$(mktemp)
+	"$CTLHOG" "$1" "$SOCK" "$2" "$3" >"$out" 2>&1 3>&- &
+	HOGS+=($!)
+	wait_line "$out" "ready $2"
+}
+
+# ms_of COMMAND...: run it, print its wall time in ms; fail if it fails.
+ms_of() {
+	local t0=$EPOCHREALTIME
+	"$@" >/dev/null || return 1
+	echo $(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
+}
+
+# stat_of NAME: a status field's value
+stat_of() {
+	revoke-bpf status | sed -n "s/^$1  *//p"
+}
+
+@test "a client trickling a request a byte every 1.5 s does not delay root's add" {
+	hog trickle 8 65534
+	sleep 3
+	local ms
+	ms=$(ms_of revoke-bpf add "$F")
+	echo "add took $ms ms"
+	[ "$ms" -lt 1000 ]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "100 idle unprivileged connections do not delay root's add" {
+	hog idle 100 20000
+	[ "$(stat_of connections)" -ge 100 ]
+	local ms
+	ms=$(ms_of revoke-bpf add "$F")
+	echo "add took $ms ms"
+	[ "$ms" -lt 1000 ]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "the 9th connection of one uid is refused with EBUSY while root gets through" {
+	hog idle 8 65534
+	run "$ASUSER" 65534 revoke-bpf status
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: status: uid 65534 already has 8 connections to revoke-bpfd; close one first"
+	# another uid is not refused
+	run "$ASUSER" 65533 revoke-bpf status
+	[ "$status" -eq 0 ]
+	run revoke-bpf add "$F"
+	[ "$status" -eq 0 ]
+	[ "$(stat_of connections_refused)" -ge 1 ]
+}
+
+@test "128 unprivileged connections fill their share; root still gets through" {
+	hog idle 128 30000
+	run "$ASUSER" 40000 revoke-bpf status
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: status: revoke-bpfd serves 128 connections already; try again later"
+	local ms
+	ms=$(ms_of revoke-bpf add "$F")
+	[ "$ms" -lt 1000 ]
+}
+
+@test "a request not complete within 2 s gets ETIMEDOUT and is closed" {
+	run bash -c '{ printf "revoke-bpf/1 sta"; sleep 4; } | "$1" "$2"' _ "$CTLSEND" "$SOCK"
+	expect_lines "err ETIMEDOUT no complete request within 2000 ms"
+	[ "$(stat_of requests_late)" -ge 1 ]
+}
+
+@test "revoke-bpf --reply-timeout against a daemon that reads nothing exits 1 naming the wait" {
+	local fake=/run/fake-revoke.sock
+	rm -f $fake
+	# a listening socket that nobody accepts on: connect succeeds, the
+	# request is never read
+	"$CTLHOG" listen "$fake" 3>&- &
+	HOGS+=($!)
+	while [ ! -S $fake ]; do sleep 0.05; done
+	local t0=$EPOCHREALTIME
+	run revoke-bpf --socket $fake --reply-timeout 1 list
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: list: timed out after 1 s waiting for revoke-bpfd at $fake to read the 'list' request"
+	local ms=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
+	[ "$ms" -ge 1000 ] && [ "$ms" -lt 3000 ]
+}
+
+@test "revoke-bpf --reply-timeout against a daemon that reads and never answers names the reply" {
+	local fake=/run/fake-revoke2.sock
+	rm -f $fake
+	"$CTLHOG" mute "$fake" 3>&- &
+	HOGS+=($!)
+	while [ ! -S $fake ]; do sleep 0.05; done
+	run revoke-bpf --socket $fake --reply-timeout 1 status
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: status: timed out after 1 s waiting for revoke-bpfd's reply to 'status'"
+}
+
+@test "bad --reply-timeout values are refused" {
+	local t
+	for t in -1 abc "" 86401 1.5; do
+		run revoke-bpf --reply-timeout "$t" status
+		[ "$status" -eq 2 ]
+		expect_lines "revoke-bpf: --reply-timeout needs a number of seconds from 0 (no limit) to 86400"
+	done
+}
+
+@test "a client that asks for list and never reads cannot stall the daemon, and is dropped" {
+	local i before wmem ms
+	for i in $(seq 1 60); do revoke-bpf add "$(new_file)" >/dev/null; done
+	before=$(stat_of clients_not_reading)
+	# a small send buffer for its connection, so that list fills it
+	wmem=$(cat /proc/sys/net/core/wmem_default)
+	echo 4608 > /proc/sys/net/core/wmem_default
+	hog noread 1 65534
+	echo "$wmem" > /proc/sys/net/core/wmem_default
+	ms=$(ms_of revoke-bpf add "$F")
+	[ "$ms" -lt 1000 ]
+	sleep 2.5
+	[ "$(stat_of clients_not_reading)" -eq $((before + 1)) ]
+}
+
+@test "a lingering TCP socket sent over SCM_RIGHTS by a user does not wedge the daemon" {
+	ip link set lo up 2>/dev/null || ifconfig lo up
+	local refusal ms i
+	refusal=$(stat_of descriptor_refusal)
+	"$CTLHOG" linger "$SOCK" 65534 > /tmp/linger.out 2>&1 3>&- &
+	HOGS+=($!)
+	sleep 0.5
+	ms=$(ms_of revoke-bpf add "$F")
+	echo "add took $ms ms"
+	[ "$ms" -lt 1000 ]
+	for i in $(seq 1 100); do [ -s /tmp/linger.out ] && break; sleep 0.05; done
+	run cat /tmp/linger.out
+	if [ "$refusal" = kernel ]; then
+		# Linux 6.16+: SO_PASSRIGHTS, the kernel refuses it in the sender
+		expect_lines "sendmsg: Operation not permitted"
+	else
+		expect_lines "err EPERM uid 65534 may not send revoke-bpfd descriptors"
+		# the closer was interrupted in the socket's 30 s linger
+		for i in $(seq 1 20); do
+			[ "$(stat_of closer_kicks)" -ge 1 ] && break
+			sleep 0.1
+		done
+		[ "$(stat_of closer_kicks)" -ge 1 ]
+	fi
+	run revoke-bpf status
+	[ "$status" -eq 0 ]
+}
