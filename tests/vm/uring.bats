@@ -101,14 +101,28 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 		"  io_uring of pid $pid (fd $fd): fixed files 1, buffers 0 taken away"
 }
 
-@test "a ring used only by its registered index (IORING_REGISTER_RING_FDS, fd closed) is found and reported as keeping the file" {
+@test "a ring used only by its registered index (IORING_REGISTER_RING_FDS, fd closed) keeps the file: its owner is killed" {
 	local pid fd
 	mkfifo "$D/fifo"
 	run "$URING" regring "$D/fifo" --before "sh -c '$ADD_TO' $D/fifo $D"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 137 ]
 	read -r pid fd < "$D/ids"
 	output=$(cat "$D/add")
 	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
+		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" \
+		"  killed: pid $pid (uring) uid 0: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
+}
+
+@test "with --spare, the owner of a ring used only by its registered index survives, add exits 4 and names it" {
+	local rc pid fd
+	mkfifo "$D/fifo"
+	run "$URING" regring "$D/fifo" --before \
+		"sh -c 'revoke-bpf add --spare \"\$0\" >\"\$1/add\"; echo \$? \$URING_PID \$URING_FD >\"\$1/ids\"' $D/fifo $D"
+	[ "$status" -eq 0 ]
+	read -r rc pid fd < "$D/ids"
+	[ "$rc" -eq 4 ]
+	output=$(cat "$D/add")
+	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1" \
-		"  failed: pid $pid: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
+		"  failed: pid $pid (uring) uid 0: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
 }
