@@ -39,16 +39,21 @@ static __always_inline int check_dentry(struct dentry *dentry, __u32 hook,
 #define XATTR_MASK_RLAY		0x000000ffffffffffULL
 
 /*
- * Is @name one of overlayfs's own attributes (trusted.overlay.*, or
- * user.overlay.* on a userxattr mount)?  The overlay reads them from the
- * lower file when it looks the name up; they say where the file came
- * from, nothing of its data, so a revoked lower file can still be looked
- * up, and stat'ed, through an overlay.
+ * Is this overlayfs reading one of its own attributes (trusted.overlay.*,
+ * or user.overlay.* on a userxattr mount) for itself?  The overlay reads
+ * them from the lower file when it looks the name up, so a revoked lower
+ * file could not even be looked up, or stat'ed, through an overlay.  It
+ * does so with the mounter's credentials put over the caller's
+ * (ovl_override_creds()): a process's own getxattr(2) never runs with
+ * cred != real_cred, so it gets no exception, whatever name it asks for.
  */
 static __always_inline bool ovl_own_xattr(const char *name)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	__u64 w[3] = {};
 
+	if (task->cred == task->real_cred)
+		return false;
 	if (bpf_probe_read_kernel_str(w, 17, name) < 0)
 		return false;
 	return (w[0] == XATTR_WORD_TRUSTED && w[1] == XATTR_WORD_OVERLAY) ||

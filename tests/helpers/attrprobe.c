@@ -27,6 +27,8 @@
 
 #define XATTR "user.revoke"
 #define ACL_XATTR "system.posix_acl_access"
+/* a name of overlayfs's own, which revoke-bpf lets overlayfs read */
+#define OVL_XATTR "user.overlay.revoke"
 
 /* file_getattr(2) and file_setattr(2), Linux 6.17, x86-64 */
 #define NR_FILE_GETATTR 468
@@ -56,6 +58,25 @@ static int op_fgetxattr(void)
 	char buf[64];
 
 	return fgetxattr(fd, XATTR, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
+
+static int op_set_ovl_xattr(void)
+{
+	return setxattr(path, OVL_XATTR, "kept", 4, 0);
+}
+
+static int op_get_ovl_xattr(void)
+{
+	char buf[64];
+
+	return getxattr(path, OVL_XATTR, buf, sizeof(buf)) < 0 ? -1 : 0;
+}
+
+static int op_fget_ovl_xattr(void)
+{
+	char buf[64];
+
+	return fgetxattr(fd, OVL_XATTR, buf, sizeof(buf)) < 0 ? -1 : 0;
 }
 
 static int op_listxattr(void)
@@ -207,6 +228,9 @@ static const struct {
 } ops[] = {
 	{ "getxattr", op_getxattr },
 	{ "fgetxattr", op_fgetxattr },
+	{ "set_ovl_xattr", op_set_ovl_xattr },
+	{ "get_ovl_xattr", op_get_ovl_xattr },
+	{ "fget_ovl_xattr", op_fget_ovl_xattr },
 	{ "listxattr", op_listxattr },
 	{ "flistxattr", op_flistxattr },
 	{ "setxattr", op_setxattr },

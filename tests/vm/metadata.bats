@@ -154,6 +154,12 @@ works() {
 	expect_lines "getxattr: EIO" "setxattr: EIO" "chmod: EIO" "stat: ok"
 }
 
+@test "an attribute named like overlayfs's own is denied when read directly, not through an overlay" {
+	works set_ovl_xattr get_ovl_xattr fget_ovl_xattr
+	run "$ATTRPROBE" --before "$ADD" "$F" get_ovl_xattr fget_ovl_xattr
+	expect_lines "get_ovl_xattr: EIO" "fget_ovl_xattr: EIO"
+}
+
 @test "a denied change of metadata is reported with its hook" {
 	revoke "$F"
 	# three denials: attrprobe's open of the file, setxattr, chmod
