@@ -191,8 +191,15 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	if (!task || !vma || skipped(task))
 		return 0;
 	file = vma->vm_file;
-	if (!file || target_file(file, &rec) < 0)
+	if (!file)
 		return 0;
+	if (target_file(file, &rec) < 0) {
+		/* a ring's queues: the ring lives as long as they are mapped */
+		if (uring_file(file))
+			uring_scan(ctx->meta->seq, task, file, 0,
+				   REVOKE_URING_MAPPED);
+		return 0;
+	}
 	rec.kind = REVOKE_HOLDER_VMA;
 	rec.tgid = task->tgid;
 	rec.start_boottime = task->group_leader->start_boottime;

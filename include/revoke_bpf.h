@@ -301,6 +301,12 @@ enum revoke_holder_kind {
  * @cloexec the thread
  */
 #define REVOKE_URING_REGISTERED 0x2
+/*
+ * A ring record's @prot: the ring was found through a mapping of its
+ * queues (a process may close the ring's descriptor and go on using it
+ * through them, with SQPOLL); @fd means nothing
+ */
+#define REVOKE_URING_MAPPED 0x4
 /* Steps (fixed-file slots, buffer pages) walked per ring and table */
 #define REVOKE_URING_MAX_STEPS (1u << 20)
 

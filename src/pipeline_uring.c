@@ -158,27 +158,39 @@ static struct pipeline_ring *ring_of(struct pipeline_result *res, pid_t pid,
 }
 
 /*
- * A ring a thread registered (IORING_REGISTER_RING_FDS) and that the
- * process has no descriptor of: io_uring_register() reaches it by index
- * only from that very thread, and only from 6.3 on
- * (IORING_REGISTER_USE_REGISTERED_RING), so it is not acted on.  One the
- * process also has a descriptor of is taken through that.
+ * A ring the process has no descriptor of, reached only by an index a
+ * thread registered (IORING_REGISTER_RING_FDS), or only through the
+ * mappings of its queues (used with SQPOLL after its descriptor was
+ * closed): io_uring_register() reaches the first by index only from that
+ * very thread, and only from 6.3 on (IORING_REGISTER_USE_REGISTERED_RING),
+ * and the second not at all, so neither is acted on: it is a failure the
+ * holder keeps its access through.  One the process also has a
+ * descriptor of is taken through that.
  */
-static bool registered_only(const struct holder_ring *hr,
-			    const struct holder_ring *all, size_t n,
-			    struct pipeline_result *res, pid_t pid)
+static bool without_fd(const struct holder_ring *hr,
+		       const struct holder_ring *all, size_t n,
+		       struct pipeline_result *res, pid_t pid)
 {
+	const uint32_t no_fd = REVOKE_URING_REGISTERED | REVOKE_URING_MAPPED;
 	size_t i;
 
-	if (!(hr->flags & REVOKE_URING_REGISTERED))
+	if (!(hr->flags & no_fd))
 		return false;
-	for (i = 0; i < n; i++)
-		if (all[i].ring == hr->ring &&
-		    !(all[i].flags & REVOKE_URING_REGISTERED))
+	for (i = 0; i < n; i++) {
+		if (all[i].ring != hr->ring)
+			continue;
+		if (!(all[i].flags & no_fd))
 			return true;	/* done through its descriptor */
-	pipeline_fail_kept(res, pid, "io_uring",
-			   "ring_registered_%d_by_thread_%d_no_fd", hr->fd,
-			   (int)hr->tid);
+		if (!(hr->flags & REVOKE_URING_REGISTERED) &&
+		    (all[i].flags & REVOKE_URING_REGISTERED))
+			return true;	/* said once, as registered */
+	}
+	if (hr->flags & REVOKE_URING_REGISTERED)
+		pipeline_fail_kept(res, pid, "io_uring",
+				   "ring_registered_%d_by_thread_%d_no_fd",
+				   hr->fd, (int)hr->tid);
+	else
+		pipeline_fail_kept(res, pid, "io_uring", "ring_mapped_no_fd");
 	return true;
 }
 
@@ -234,7 +246,7 @@ static void take_one(struct pipeline_result *res, struct tracee *t,
  * A ring that another process shares (inherited, or sent over a socket)
  * is emptied for both: the tables belong to the ring, not to a process.
  * A ring the process reaches only through an index a thread registered
- * is a failure (see registered_only()).
+ * or only through its mappings is a failure (see without_fd()).
  */
 void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
 			 const struct holder_ring *rings, size_t n)
@@ -243,7 +255,7 @@ void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
 	long ret;
 
 	for (i = 0; i < n; i++)
-		if (!registered_only(&rings[i], rings, n, res, t->tgid))
+		if (!without_fd(&rings[i], rings, n, res, t->tgid))
 			take_one(res, t, &rings[i]);
 	/* then what the requests in flight took before */
 	for (i = first; i < res->nrings; i++) {

@@ -28,6 +28,10 @@
  *	uring regring PATH --before CMD
  *		as fifo, but the ring is registered (IORING_REGISTER_RING_FDS)
  *		and its descriptor closed before CMD: it is used by index
+ *	uring mapped PATH --before CMD
+ *		as fifo-sqpoll, and the ring's descriptor closed before CMD:
+ *		the ring lives on through the mappings of its queues, which
+ *		the polling thread reads
  *	uring msgring PATH --before CMD
  *		as fifo, and a second ring with one empty slot; after CMD,
  *		msg_ring (IORING_MSG_SEND_FD of fixed file 0 to the second
@@ -368,6 +372,17 @@ static int mode_regring(const char *path, const char *cmd)
 	return 0;
 }
 
+static int mode_mapped(const char *path, const char *cmd)
+{
+	struct io_uring ring;
+
+	fifo_ring(&ring, path, IORING_SETUP_SQPOLL);
+	close(ring.ring_fd);	/* the queues stay mapped */
+	run_before(cmd, &ring);
+	report("splice_out", splice_out(&ring));
+	return 0;
+}
+
 static int mode_msgring(const char *path, const char *cmd)
 {
 	struct io_uring ring, other;
@@ -398,7 +413,7 @@ int main(int argc, char **argv)
 	alarm(20);	/* a request that is never ended kills it: no hang */
 	if (argc != 5 || strcmp(argv[3], "--before")) {
 		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-sqpoll|fifo-pending|regring|"
-			"msgring "
+			"msgring|mapped "
 			"PATH|--memfd "
 			"--before CMD\n");
 		return 2;
@@ -417,6 +432,8 @@ int main(int argc, char **argv)
 		return mode_regring(argv[2], argv[4]);
 	if (!strcmp(argv[1], "msgring"))
 		return mode_msgring(argv[2], argv[4]);
+	if (!strcmp(argv[1], "mapped"))
+		return mode_mapped(argv[2], argv[4]);
 	fprintf(stderr, "uring: unknown mode '%s'\n", argv[1]);
 	return 2;
 }

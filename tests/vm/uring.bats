@@ -126,3 +126,15 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1" \
 		"  failed: pid $pid (uring) uid 0: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
 }
+
+@test "a ring kept only by the mappings of its queues (SQPOLL, fd closed) keeps the file: its owner is killed" {
+	local pid fd
+	mkfifo "$D/fifo"
+	run "$URING" mapped "$D/fifo" --before "sh -c '$ADD_TO' $D/fifo $D"
+	[ "$status" -eq 137 ]
+	read -r pid fd < "$D/ids"
+	output=$(cat "$D/add")
+	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
+		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" \
+		"  killed: pid $pid (uring) uid 0: io_uring: ring_mapped_no_fd"
+}
