@@ -46,7 +46,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_loop ctl_conn ctl_closer ctl_proto key \
-	       lsm_check inode_find events holders pipeline pipeline_policy pipeline_report pipeline_uring procfs tracee tracee_insn waiters \
+	       lsm_check inode_find events holders pipeline pipeline_policy pipeline_report pipeline_uring procfs tracee tracee_insn tracee_mem waiters \
 	       arch_$(shell uname -m)
 CLI_OBJS    := cli cli_holders ctl_client ctl_proto key
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))

@@ -262,6 +262,8 @@ struct holder_file {
 	struct tracee *t;
 	const struct holder_proc *h;	/* its descriptors and mappings */
 	long scratch;		/* a page mapped in the holder, or 0 */
+	unsigned long name_at;	/* the name on its stack, or 0 */
+	char name_was[sizeof(DEAD_NAME)];	/* what was there before */
 	long mfd;		/* the dead memfd in the holder, or < 0 */
 	struct revoke_key dead;	/* its inode */
 	int dead_err;		/* 1 until it is revoked, then 0 or -errno */
@@ -269,8 +271,9 @@ struct holder_file {
 
 /*
  * Put the dead file's name where the holder's memfd_create() can read
- * it: on the injecting thread's stack, or, if that cannot be written, in
- * a page mapped for it (unmapped by dead_file_close()).
+ * it: on the injecting thread's stack below what it uses (what was
+ * there is put back by dead_name_restore()), or, if that cannot be
+ * written, in a page mapped for it (unmapped by dead_file_close()).
  */
 static unsigned long dead_name(struct holder_file *hf, const char *step)
 {
@@ -279,8 +282,11 @@ static unsigned long dead_name(struct holder_file *hf, const char *step)
 	unsigned long addr;
 
 	addr = tracee_stack_scratch(t, sizeof(DEAD_NAME));
-	if (addr && !tracee_write(t, addr, DEAD_NAME, sizeof(DEAD_NAME)))
+	if (addr && !tracee_read(t, addr, hf->name_was, sizeof(hf->name_was)) &&
+	    !tracee_write(t, addr, DEAD_NAME, sizeof(DEAD_NAME))) {
+		hf->name_at = addr;
 		return addr;
+	}
 	hf->scratch = sys(t, arch_nr_mmap, 0, page, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (sys_failed(hf->scratch)) {
@@ -320,6 +326,17 @@ static int dead_file_seal(struct holder_file *hf)
 	return err;
 }
 
+/* Put back the bytes of the holder's stack that dead_name() wrote over. */
+static void dead_name_restore(struct holder_file *hf)
+{
+	if (!hf->name_at)
+		return;
+	if (tracee_write(hf->t, hf->name_at, hf->name_was, sizeof(hf->name_was)))
+		pipeline_fail(hf->run->res, hf->t->tgid, 0, "release",
+			      "stack_not_restored");
+	hf->name_at = 0;
+}
+
 /* In the stopped holder, make the dead file once: an empty, sealed memfd. */
 static int dead_file_open(struct holder_file *hf, const char *step)
 {
@@ -334,6 +351,7 @@ static int dead_file_open(struct holder_file *hf, const char *step)
 		return -1;
 	hf->mfd = sys(t, arch_nr_memfd_create, name,
 		      MFD_CLOEXEC | MFD_ALLOW_SEALING, 0, 0, 0, 0);
+	dead_name_restore(hf);
 	if (sys_failed(hf->mfd)) {
 		pipeline_fail(hf->run->res, t->tgid, 0, step, "memfd_%s",
 		     errname(hf->mfd));

@@ -490,25 +490,6 @@ unsigned long tracee_stack_scratch(const struct tracee *t, size_t len)
 	return arch_stack_scratch(&t->th[t->injector].saved, len);
 }
 
-int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote = { (void *)addr, len };
-
-	if (process_vm_readv(t->tgid, &local, 1, &remote, 1, 0) != (ssize_t)len)
-		return -EFAULT;
-	return 0;
-}
-
-int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
-		 size_t len)
-{
-	struct iovec local = { (void *)buf, len }, remote = { (void *)addr, len };
-
-	if (process_vm_writev(t->tgid, &local, 1, &remote, 1, 0) != (ssize_t)len)
-		return -EFAULT;
-	return 0;
-}
-
 /* Is thread @tid, stopped by us (so its number is not reused), of @tgid? */
 static bool thread_of(pid_t tgid, pid_t tid)
 {

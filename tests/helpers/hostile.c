@@ -40,6 +40,15 @@
  *		..." if that ever returns.  With fd, the descriptor is still
  *		open when the process exits, and its close waits for the
  *		server's answer to FUSE_FLUSH.
+ *
+ *	hostile stack FILE [PATH]
+ *		maps FILE (MAP_SHARED), points its stack pointer at the
+ *		middle of a page-aligned 8 KiB buffer of 'A' and spins there
+ *		without touching memory, saying "ready pid=PID buf=ADDR"
+ *		first; with PATH (a file of a FUSE server that answers
+ *		nothing more), at the end of a never-touched MAP_PRIVATE
+ *		mapping of PATH instead, where any access of the daemon's
+ *		would wait on the server.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +66,7 @@
 #define TEXT_LEN 64
 
 static volatile char *map;
+static char stack_buf[8192] __attribute__((aligned(4096)));
 static int fifo_fd = -1;
 static unsigned char text_copy[TEXT_LEN];
 
@@ -294,6 +304,30 @@ static int do_stuck(const char *how, const char *file, const char *path,
 	return 0;
 }
 
+static int do_stack(const char *file, const char *path)
+{
+	char *sp = stack_buf + 4096;
+	void *p;
+	int fd;
+
+	map = map_file(file, PROT_READ | PROT_WRITE);
+	memset(stack_buf, 'A', sizeof(stack_buf));
+	if (path) {
+		fd = open(path, O_RDONLY);
+		p = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+					       MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			perror(path);
+			return 1;
+		}
+		close(fd);
+		sp = (char *)p + 4096;
+	}
+	say("ready pid=%d buf=%lu", (int)getpid(), (unsigned long)stack_buf);
+	__asm__ volatile("mov %0, %%rsp\n1: jmp 1b\n" : : "r"(sp) : "memory");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "spin"))
@@ -305,7 +339,9 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "stuck") &&
 	    (!strcmp(argv[2], "map") || !strcmp(argv[2], "fd")))
 		return do_stuck(argv[2], argv[3], argv[4], argv[5]);
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "stack"))
+		return do_stack(argv[2], argc == 4 ? argv[3] : NULL);
 	fprintf(stderr, "usage: hostile spin FILE FIFO | chain FILE FLAG | "
-		"traced FILE | stuck map|fd FILE PATH GO\n");
+		"traced FILE | stuck map|fd FILE PATH GO | stack FILE [PATH]\n");
 	return 2;
 }

@@ -282,3 +282,40 @@ fuse_stuck() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "revoke-bpf: add: cannot open '$D/nonexistent': No such file or directory" ]
 }
+
+@test "the bytes below a holder's stack pointer that add used are put back" {
+	local f buf
+	f=$(nobody_file)
+	as_nobody "$D/out" stack "$f"
+	buf=$(sed -n 's/^ready pid=[0-9]* buf=//p' "$D/out")
+	run revoke-bpf add "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" ]
+	! grep -q "$f" "/proc/$HOLDER_PID/maps"
+	untouched "$HOLDER_PID" 0
+	# the 8 KiB around its stack pointer: 'A' and nothing else
+	[ "$(dd if="/proc/$HOLDER_PID/mem" bs=4096 skip=$((buf / 4096)) count=2 2>/dev/null |
+		tr -d A | wc -c)" -eq 0 ]
+	[ "$(dd if="/proc/$HOLDER_PID/mem" bs=4096 skip=$((buf / 4096)) count=2 2>/dev/null |
+		wc -c)" -eq 8192 ]
+}
+
+@test "a holder whose stack is a mapping of a FUSE file whose server never answers cannot hold the daemon" {
+	local f
+	f=$(nobody_file)
+	mkdir "$D/fuse"
+	"$FUSEFILE" "$D/fuse" > "$D/fuse.out" 2>&1 3>&- &
+	FUSE_PID=$!
+	wait_line "$D/fuse.out" ready
+	as_nobody "$D/out" stack "$f" "$D/fuse/f"
+	# the server sleeps in its answer to this read, for good
+	cat "$D/fuse/hang" > /dev/null 2>&1 3>&- &
+	KILL+=("$!")
+	wait_line "$D/fuse.out" hanging
+	run timeout 60 revoke-bpf add "$f"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 1, released 0; failed 0" ]
+	! grep -q "$f" "/proc/$HOLDER_PID/maps"
+	run timeout 10 revoke-bpf status
+	[ "$status" -eq 0 ]
+}
