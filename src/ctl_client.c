@@ -136,6 +136,13 @@ static int send_request(int fd, const char *p, size_t len, int send_fd)
 	do
 		n = sendmsg(fd, &msg, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
+	/*
+	 * EPERM: revoke-bpfd told the kernel to take no descriptor from us
+	 * (SO_PASSRIGHTS, Linux 6.16): send the request alone, and its
+	 * answer says why we may not.
+	 */
+	if (n < 0 && errno == EPERM)
+		return ctl_send_all(fd, p, len);
 	if (n < 0)
 		return -errno;
 	return ctl_send_all(fd, p + n, len - (size_t)n);
