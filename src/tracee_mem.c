@@ -27,68 +27,67 @@
 
 #define PAGEMAP_PRESENT (1ULL << 63)
 
-/*
- * Is page @page (an address, page-aligned) of @pid in a mapping whose
- * inode is 0 (anonymous memory)?  Return 1 if so, 0 if it is in another
- * mapping, -1 if in none.
- */
-static int page_anonymous(pid_t pid, unsigned long page)
+/* Are pages @first to @last (page addresses) of @pid all in memory now? */
+static bool pages_present(pid_t pid, unsigned long first, unsigned long last,
+			  long pagesz)
 {
-	unsigned long start, end, ino;
-	char path[64], line[512];
-	int ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %*s %*s %lu", &start, &end,
-			   &ino) != 3 || page < start || page >= end)
-			continue;
-		ret = ino == 0;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
-/* Is page @page of @pid in memory now? */
-static bool page_present(pid_t pid, unsigned long page, long pagesz)
-{
+	unsigned long page;
 	char path[64];
-	uint64_t entry = 0;
-	ssize_t n;
+	uint64_t entry;
+	bool ok = true;
 	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	n = pread(fd, &entry, sizeof(entry),
-		  (off_t)(page / (unsigned long)pagesz) * sizeof(entry));
+	for (page = first; ok && page <= last; page += pagesz) {
+		entry = 0;
+		ok = pread(fd, &entry, sizeof(entry),
+			   (off_t)(page / (unsigned long)pagesz) * sizeof(entry)) ==
+		     sizeof(entry) && (entry & PAGEMAP_PRESENT);
+	}
 	close(fd);
-	return n == sizeof(entry) && (entry & PAGEMAP_PRESENT);
+	return ok;
 }
 
-/* May @len bytes at @addr of @pid be accessed without waiting on it? */
+/*
+ * May @len bytes at @addr of @pid be accessed without waiting on it?
+ * One pass over /proc/PID/maps: the mappings must cover the bytes
+ * without a gap, and the pages of those with an inode (file mappings)
+ * must be in memory.
+ */
 static bool mem_safe(pid_t pid, unsigned long addr, size_t len)
 {
 	const long pagesz = sysconf(_SC_PAGESIZE);
-	unsigned long page, last;
-	int anon;
+	const unsigned long mask = ~(unsigned long)(pagesz - 1);
+	unsigned long start, end, ino, next = addr & mask;
+	unsigned long last = (addr + len - 1) & mask;
+	char path[64], line[512];
+	bool ok = true;
+	FILE *f;
 
 	if (!len || addr + len < addr)
 		return false;
-	last = (addr + len - 1) & ~(unsigned long)(pagesz - 1);
-	for (page = addr & ~(unsigned long)(pagesz - 1); ; page += pagesz) {
-		anon = page_anonymous(pid, page);
-		if (anon < 0 || (!anon && !page_present(pid, page, pagesz)))
-			return false;
-		if (page == last)
-			return true;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	/* the lines come in address order: @next is the first page unseen */
+	while (ok && next <= last && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %lu", &start, &end,
+			   &ino) != 3 || end <= next)
+			continue;
+		if (start > next)
+			break;		/* a gap: not mapped */
+		if (ino)
+			ok = pages_present(pid, next,
+					   last < end - 1 ? last : (end - 1) & mask,
+					   pagesz);
+		next = end;
 	}
+	fclose(f);
+	return ok && next > last;
 }
 
 /**
