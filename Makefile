@@ -45,11 +45,27 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-DAEMON_OBJS := daemon bpf_load bpf_pins bpf_features fs_layout named revoked_map revoke_table revoked_rdev kernel_revoke tty loopdev policy uevent_netlink ctl_server ctl_loop ctl_conn ctl_closer ctl_proto key \
-	       lsm_check inode_find events holders pipeline pipeline_policy pipeline_report pipeline_uring procfs tracee tracee_insn tracee_mem waiters \
-	       arch_$(shell uname -m)
-CLI_OBJS    := cli cli_holders ctl_client ctl_proto key
-UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_*.c))
+# One folder per layer under src/, each built into an archive; a binary
+# links its own folder's main and the archives below it:
+#
+#   revoke-bpf   cli/     -> common/
+#   revoke-bpfd  daemon/  -> pipeline/ -> store/ -> common/, lib/
+ARCH_SRC    := arch_$(shell uname -m)
+LAYERS      := common store pipeline daemon cli
+SRCS_common   := $(wildcard src/common/*.c)
+SRCS_store    := $(wildcard src/store/*.c)
+SRCS_pipeline := $(filter-out src/pipeline/arch_%.c,$(wildcard src/pipeline/*.c)) src/pipeline/$(ARCH_SRC).c
+SRCS_daemon   := $(filter-out src/daemon/daemon.c,$(wildcard src/daemon/*.c))
+SRCS_cli      := $(filter-out src/cli/cli.c,$(wildcard src/cli/*.c))
+objs         = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS_$(1)))
+archive      = $(BUILD)/obj/lib$(1).a
+# what each layer's code needs below it, in link order
+LINK_common   := $(call archive,common)
+LINK_store    := $(call archive,store) $(LINK_common)
+LINK_pipeline := $(call archive,pipeline) $(LINK_store) $(BUILD)/librevoke.a
+LINK_daemon   := $(call archive,daemon) $(LINK_pipeline)
+LINK_cli      := $(call archive,cli) $(LINK_common)
+UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*/test_*.c))
 HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(filter-out %32.c,$(wildcard tests/helpers/*.c)))
 # 32-bit helpers (tests/helpers/*32.c), if $(CC) can build a static i386
 # program (gcc-multilib): they go through the kernel's compat entries
@@ -89,15 +105,21 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/bpf_load.o: $(BUILD)/revoke.skel.h
-$(BUILD)/holders.o: $(BUILD)/holders.skel.h
+$(BUILD)/obj/store/store.o: $(BUILD)/revoke.skel.h
+$(BUILD)/obj/pipeline/holders.o: $(BUILD)/holders.skel.h
 
-$(BUILD)/%.o: src/%.c | $(BUILD)
+$(BUILD)/obj/%.o: src/%.c
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
+$(foreach l,$(LAYERS),$(eval $(call archive,$(l)): $(call objs,$(l))))
+$(BUILD)/obj/lib%.a:
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
 # the daemon's pipeline is built on librevoke (fops_substitute)
-$(BUILD)/revoke-bpfd: $(DAEMON_OBJS:%=$(BUILD)/%.o) $(BUILD)/librevoke.a
+$(BUILD)/revoke-bpfd: $(BUILD)/obj/daemon/daemon.o $(LINK_daemon)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -111,18 +133,18 @@ $(BUILD)/revoke-bpfd: $(DAEMON_OBJS:%=$(BUILD)/%.o) $(BUILD)/librevoke.a
 # it gives up ASLR of its own code for that.  CLI_LDFLAGS= links it
 # dynamically.
 CLI_LDFLAGS ?= -static -no-pie
-$(BUILD)/revoke-bpf: $(CLI_OBJS:%=$(BUILD)/%.o)
+$(BUILD)/revoke-bpf: $(BUILD)/obj/cli/cli.o $(LINK_cli)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(CLI_LDFLAGS) $^ -o $@
 
-# Unit tests link the object under test; helpers stand alone.
-$(BUILD)/tests/test_%: tests/unit/test_%.c tests/unit/tap.h tests/unit/maps.h \
-		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
-		$(BUILD)/librevoke.a | $(BUILD)/tests
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< \
-		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
-		$(BUILD)/librevoke.a $(LDLIBS) -o $@
+# Each unit test (tests/unit/LAYER/) links its own layer and those below.
+define unit_test
+$(BUILD)/tests/$(1)/%: tests/unit/$(1)/%.c tests/unit/tap.h tests/unit/maps.h $(LINK_$(1))
+	$$(call msg,CC,$$@)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(CFLAGS) -Itests/unit $$< $(LINK_$(1)) $$(LDLIBS) -o $$@
+endef
+$(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
 
 $(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c vmlinux.h | $(BUILD)/tests
 	$(call msg,BPF,$@)
@@ -132,7 +154,7 @@ $(BUILD)/tests/pin_prog: tests/bpf/pin_prog.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
-$(BUILD)/tests/pin_legacy_set: tests/bpf/pin_legacy_set.c $(BUILD)/revoke_table.o | $(BUILD)/tests
+$(BUILD)/tests/pin_legacy_set: tests/bpf/pin_legacy_set.c $(call archive,store) | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -197,26 +219,23 @@ spin:
 	$(Q)tests/lib/spin.sh
 
 # Benchmarks (make bench): the hooks' cost, and the pipeline's.
-$(BUILD)/bench/hookbench: bench/hookbench.c $(BUILD)/revoke_table.o \
-		$(BUILD)/bpf_features.o $(BUILD)/bpf_pins.o $(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
+$(BUILD)/bench/hookbench: bench/hookbench.c $(LINK_store) \
+		$(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $(filter %.c %.o,$^) $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
 # holder discovery alone, on the host: the iterators need no BPF LSM
-$(BUILD)/bench/discover: bench/discover.c $(BUILD)/holders.o $(BUILD)/procfs.o \
-		$(BUILD)/key.o | $(BUILD)/bench
+$(BUILD)/bench/discover: bench/discover.c $(LINK_pipeline) | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 # the pipeline with mappings to replace, on the host, with the maps made
 # as the unit tests make them
-$(BUILD)/bench/pipebench: bench/pipebench.c tests/unit/maps.h \
-		$(filter-out $(BUILD)/daemon.o $(BUILD)/cli.o,$(DAEMON_OBJS:%=$(BUILD)/%.o)) \
-		$(BUILD)/librevoke.a | $(BUILD)/bench
+$(BUILD)/bench/pipebench: bench/pipebench.c tests/unit/maps.h $(LINK_pipeline) | $(BUILD)/bench
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o %.a,$^) $(LDLIBS) -o $@
 
@@ -253,7 +272,7 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	      -D_GNU_SOURCE -Iinclude -Isrc
-FUZZ_SRCS := src/ctl_proto.c src/key.c src/policy.c src/uevent_netlink.c
+FUZZ_SRCS := src/common/ctl_proto.c src/common/key.c src/daemon/policy.c src/daemon/uevent_netlink.c
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 $(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) | $(BUILD)/tests
@@ -296,4 +315,4 @@ clean:
 .DELETE_ON_ERROR:
 .SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o $(BUILD)/bench/empty_hook.bpf.o
 
--include $(wildcard $(BUILD)/*.d $(BUILD)/tests/*.d $(BUILD)/bench/*.d $(BUILD)/lib/*.d)
+-include $(wildcard $(BUILD)/obj/*/*.d $(BUILD)/tests/*.d $(BUILD)/tests/*/*.d $(BUILD)/bench/*.d $(BUILD)/lib/*.d)

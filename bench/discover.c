@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "holders.h"
-#include "key.h"
+#include "pipeline/holders.h"
+#include "common/key.h"
 
 #define MAX_ROUNDS 101
 

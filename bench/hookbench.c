@@ -45,10 +45,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf_features.h"
-#include "bpf_load.h"
+#include "store/features.h"
+#include "store/store.h"
 #include "revoke_bpf.h"
-#include "revoke_table.h"
+#include "store/inode_table.h"
 #include "revoke.skel.h"
 #include "empty_hook.skel.h"
 
@@ -142,7 +142,7 @@ static void select_progs(struct bpf_object *obj)
 	btf = btf__load_vmlinux_btf();
 	if (!btf)
 		die("reading the kernel's BTF");
-	if (revoke_bpf_select(obj, btf, skipped, err, sizeof(err)) < 0) {
+	if (store_select(obj, btf, skipped, err, sizeof(err)) < 0) {
 		fprintf(stderr, "hookbench: %s\n", err);
 		exit(1);
 	}
@@ -172,7 +172,7 @@ static void fill(struct hooks *h, long *have, long n)
 
 	for (; *have < n; (*have)++) {
 		key = (struct revoke_key){ .dev = FAKE_DEV, .ino = (__u64)*have + 1 };
-		if (revoke_table_insert(&h->table, &key, &val))
+		if (inode_table_insert(&h->table, &key, &val))
 			die("filling revoke_table");
 		bit = revoke_filter_bit(key.dev, key.ino);
 		h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
@@ -462,7 +462,7 @@ int main(int argc, char **argv)
 	h.empty = empty_hook_bpf_skel__open_and_load();
 	if (!h.ours || !h.empty)
 		die("opening the BPF objects");
-	elements = revoke_table_elements((__u32)max_level + 1);
+	elements = inode_table_elements((__u32)max_level + 1);
 	bpf_map__set_max_entries(h.ours->maps.revoke_table, elements);
 	select_progs(h.ours->obj);
 	kmem0 = kernel_kb();
@@ -473,7 +473,7 @@ int main(int argc, char **argv)
 			bpf_map__fd(h.ours->maps.revoke_filter), 0);
 	if (h.filter == MAP_FAILED)
 		die("mapping revoke_filter");
-	if (revoke_table_map(&h.table, bpf_map__fd(h.ours->maps.revoke_table),
+	if (inode_table_map(&h.table, bpf_map__fd(h.ours->maps.revoke_table),
 			     elements))
 		die("mapping revoke_table");
 

@@ -29,9 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "key.h"
+#include "common/key.h"
 #include "maps.h"
-#include "pipeline.h"
+#include "pipeline/pipeline.h"
 
 #define SWARM "build/bench/swarm"
 #define MAX_ROUNDS 101
@@ -143,7 +143,7 @@ static void print_list(const char *name, const double *v, int n)
 int main(int argc, char **argv)
 {
 	double discover[MAX_ROUNDS], total[MAX_ROUNDS];
-	struct revoke_bpf rb;
+	struct store rb;
 	struct pipeline pl;
 	int rounds, i;
 

@@ -6,7 +6,7 @@
  * file for itself, io_uring passthrough commands, mmap through
  * overlayfs, and SIGIO.  Included by revoke.bpf.c, whose check_file()
  * they call; revoke-bpfd loads each only if the running kernel has its
- * hook (src/bpf_features.c).
+ * hook (src/store/features.c).
  */
 #ifndef REVOKE_EXTRA_HOOKS_H
 #define REVOKE_EXTRA_HOOKS_H
@@ -14,7 +14,7 @@
 /*
  * ftruncate(2) since Linux 6.2 (before, it went through path_truncate),
  * io_uring's IORING_OP_FTRUNCATE, and open(O_TRUNC) after file_open.  A
- * kernel without the hook does not get this program (bpf_features.c).
+ * kernel without the hook does not get this program (features.c).
  */
 SEC("lsm/file_truncate")
 int BPF_PROG(revoke_file_truncate, struct file *file, int ret)
@@ -105,7 +105,7 @@ int BPF_PROG(revoke_mmap_backing_file, struct vm_area_struct *vma,
  * SIGIO and SIGURG of a revoked file (F_SETOWN, O_ASYNC) are not sent:
  * they would tell its owner that data came.  The file is found through
  * fown_struct's back pointer, which Linux 6.12 added; before, the
- * program is not loaded (bpf_features.c).
+ * program is not loaded (features.c).
  */
 SEC("lsm/file_send_sigiotask")
 int BPF_PROG(revoke_file_send_sigiotask, struct task_struct *tsk,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * holders.bpf.c - find every descriptor and every mapping of a set of
- * inodes, for the revocation pipeline (src/holders.c).
+ * inodes, for the revocation pipeline (src/pipeline/holders.c).
  *
  * Two BPF iterators walk all tasks: one over their open files, one over
  * their memory mappings.  Each writes a struct revoke_holder for every
@@ -239,7 +239,7 @@ static __always_inline void syscall_of(const struct pt_regs *regs,
 	rec->args[5] = regs->r9;
 }
 #else
-#error "the thread iterator reads x86_64 registers only (see src/arch.h)"
+#error "the thread iterator reads x86_64 registers only (see src/pipeline/arch.h)"
 #endif
 
 SEC("iter/task")

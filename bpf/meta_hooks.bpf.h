@@ -11,7 +11,7 @@
  * dentry beneath, which passes these hooks again (a copy-up first reads
  * the lower file, which file_open refuses).  Included by revoke.bpf.c;
  * revoke-bpfd loads each program only if the running kernel has its hook
- * in the shape the program expects (src/bpf_features.c).
+ * in the shape the program expects (src/store/features.c).
  */
 #ifndef REVOKE_META_HOOKS_H
 #define REVOKE_META_HOOKS_H
@@ -109,7 +109,7 @@ int BPF_PROG(revoke_inode_removexattr, void *idmap, struct dentry *dentry,
  * chmod, chown, utimes and truncate, by path or by descriptor: every
  * caller of notify_change().  Linux 6.3 put the mount's idmap before
  * the dentry, so there is one program for each shape of the hook, and
- * the kernel gets the one that fits it (bpf_features.c).
+ * the kernel gets the one that fits it (features.c).
  */
 SEC("lsm/inode_setattr")
 int BPF_PROG(revoke_inode_setattr, void *idmap, struct dentry *dentry,

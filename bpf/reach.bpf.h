@@ -19,7 +19,7 @@
  * fail with -EIO.  LOOP_CONFIGURE's descriptor is in user memory, read
  * here and read again by the kernel: a thread that changes it, or the
  * descriptor table, in between wins the race; revoke-bpfd looks for
- * revoked backing files again after every add (see src/loopdev.c).
+ * revoked backing files again after every add (see src/pipeline/loopdev.c).
  *
  * Included by revoke.bpf.c after its helpers: check_tty() is called from
  * check_file(), check_loop_ioctl() from the file_ioctl hook.

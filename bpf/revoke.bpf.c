@@ -186,7 +186,7 @@ static __always_inline int bucket_slot(struct revoke_bucket *b,
 }
 
 /* One look in both of @key's buckets: its slot, or -1. */
-static __always_inline int table_look(struct revoke_table_head *head,
+static __always_inline int table_look(struct inode_table_head *head,
 				      const struct revoke_key *key, __u64 hash,
 				      struct revoke_bucket **bucket, __u64 *word)
 {
@@ -194,10 +194,10 @@ static __always_inline int table_look(struct revoke_table_head *head,
 	struct revoke_bucket *b;
 	int s;
 
-	b = table_bucket(revoke_table_first(hash, mask));
+	b = table_bucket(inode_table_first(hash, mask));
 	s = b ? bucket_slot(b, key, word) : -1;
 	if (s < 0) {
-		b = table_bucket(revoke_table_second(hash, mask));
+		b = table_bucket(inode_table_second(hash, mask));
 		s = b ? bucket_slot(b, key, word) : -1;
 	}
 	*bucket = b;
@@ -214,8 +214,8 @@ static __always_inline int table_find(const struct revoke_key *key,
 				      struct revoke_bucket **bucket,
 				      __u64 *word)
 {
-	__u64 hash = revoke_table_hash(key->dev, key->ino), moves;
-	struct revoke_table_head *head;
+	__u64 hash = inode_table_hash(key->dev, key->ino), moves;
+	struct inode_table_head *head;
 	__u32 zero = 0;
 	int try, s;
 
@@ -587,14 +587,14 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 #include "meta_hooks.bpf.h"
 
 /*
- * Free @key's slot, as revoke_table_delete() does; true if this did.  A
+ * Free @key's slot, as inode_table_delete() does; true if this did.  A
  * key the daemon moved meanwhile may have a copy in its other bucket, so
  * the lookup is made again until no move happened during it.
  */
 static __always_inline bool table_free(const struct revoke_key *key)
 {
-	__u64 hash = revoke_table_hash(key->dev, key->ino), moves, word;
-	struct revoke_table_head *head;
+	__u64 hash = inode_table_hash(key->dev, key->ino), moves, word;
+	struct inode_table_head *head;
 	struct revoke_bucket *b;
 	bool freed = false;
 	__u32 zero = 0;

@@ -8,7 +8,7 @@
  * on every io_uring file it meets, and whose revoke_holder_regrings calls
  * uring_scan_registered() on every thread; each hit is a struct revoke_holder of
  * kind REVOKE_HOLDER_RING_FILE or REVOKE_HOLDER_RING_BUF, naming the
- * ring's descriptor in that process, which src/pipeline_uring.c then
+ * ring's descriptor in that process, which src/pipeline/pipeline_uring.c then
  * injects io_uring_register() calls on.
  *
  * The ring is the io_uring file's private_data, a struct io_ring_ctx,

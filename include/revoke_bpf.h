@@ -21,7 +21,7 @@
 /*
  * Kernel dev_t encoding (include/linux/kdev_t.h: MINORBITS 20).  The BPF
  * side sees super_block->s_dev in this form; user space converts st_dev to
- * it in exactly one place, revoke_kdev() in src/key.c.
+ * it in exactly one place, revoke_kdev() in src/common/key.c.
  */
 #define REVOKE_KDEV_MINORBITS 20
 #define REVOKE_KDEV_MINORMASK ((1U << REVOKE_KDEV_MINORBITS) - 1)
@@ -86,9 +86,9 @@ struct revoke_val {
  * The revoked set ("revoke_table"): a bucketed cuckoo hash table of our
  * own in an mmapable BPF array, 48 bytes per entry at full capacity where
  * a BPF hash map takes about 120.  Element 0 is a struct
- * revoke_table_head; element 1 + i is bucket i of a power-of-two number
+ * inode_table_head; element 1 + i is bucket i of a power-of-two number
  * of them.  A key lives in one of its two buckets
- * (revoke_table_first() and revoke_table_second()), in any of
+ * (inode_table_first() and inode_table_second()), in any of
  * REVOKE_BUCKET_SLOTS slots, so a lookup reads at most two buckets.
  * The set holds at most 2 entries per bucket (a load of 1/2), at which
  * an insert practically never fails to find room.
@@ -130,20 +130,20 @@ struct revoke_bucket {
 };
 
 /**
- * struct revoke_table_head - element 0 of "revoke_table"
+ * struct inode_table_head - element 0 of "revoke_table"
  * @moves: keys moved to their other bucket so far (see above)
  * @mask: number of buckets - 1, set by the daemon when the table is new,
  *	before any key is written
  * @pad: always zero; the head is as large as a bucket
  */
-struct revoke_table_head {
+struct inode_table_head {
 	__u64 moves;
 	__u64 mask;
 	__u64 pad[10];
 };
 
 /* One 64-bit hash of a key for both buckets (the splitmix64 finalizer). */
-static inline __u64 revoke_table_hash(__u32 dev, __u64 ino)
+static inline __u64 inode_table_hash(__u32 dev, __u64 ino)
 {
 	__u64 x = ino ^ ((__u64)dev << 32 | dev);
 
@@ -153,7 +153,7 @@ static inline __u64 revoke_table_hash(__u32 dev, __u64 ino)
 }
 
 /* A key's first bucket, from its hash and the table's mask. */
-static inline __u32 revoke_table_first(__u64 hash, __u64 mask)
+static inline __u32 inode_table_first(__u64 hash, __u64 mask)
 {
 	return (__u32)(hash & mask);
 }
@@ -162,7 +162,7 @@ static inline __u32 revoke_table_first(__u64 hash, __u64 mask)
  * Its other one: from the hash's high half, and never the first while
  * there are two buckets or more.
  */
-static inline __u32 revoke_table_second(__u64 hash, __u64 mask)
+static inline __u32 inode_table_second(__u64 hash, __u64 mask)
 {
 	__u32 first = (__u32)(hash & mask), second = (__u32)((hash >> 32) & mask);
 
@@ -489,7 +489,7 @@ struct revoke_event {
  * These structures are private to their modules (not in vmlinux's BTF) and
  * differ between kernels: revoke-bpfd reads the offsets from the module's
  * own BTF (/sys/kernel/btf/MODULE) before it names any file of that
- * filesystem, see src/fs_layout.c.  A part not filled in is never used:
+ * filesystem, see src/store/fs_layout.c.  A part not filled in is never used:
  * until then btrfs keys take s_dev, and overlayfs files are checked as
  * themselves only.
  */

@@ -38,8 +38,8 @@ tally() {
 	rm -f "$out"
 }
 
-for t in build/tests/test_*; do
-	[ -x "$t" ] && [ "${t%.d}" = "$t" ] && tally "unit: ${t##*/}" "$t"
+for t in build/tests/test_* build/tests/*/test_*; do
+	[ -x "$t" ] && [ "${t%.d}" = "$t" ] && tally "unit: ${t#build/tests/}" "$t"
 done
 tally "librevoke: races, 10^6 calls" build/tests/race_librevoke
 tally "librevoke: under ASan+UBSan and TSan (make sanitize)" make -s sanitize

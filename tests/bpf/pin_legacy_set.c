@@ -15,7 +15,7 @@
 
 #include <bpf/bpf.h>
 
-#include "revoke_table.h"
+#include "store/inode_table.h"
 
 struct legacy {
 	int fd;
@@ -50,15 +50,15 @@ int main(int argc, char **argv)
 	snprintf(set_path, sizeof(set_path), "%s/revoked", argv[1]);
 	table_fd = bpf_obj_get(table_path);
 	if (table_fd < 0 || bpf_obj_get_info_by_fd(table_fd, &info, &info_len) ||
-	    revoke_table_map(&t, table_fd, info.max_entries)) {
+	    inode_table_map(&t, table_fd, info.max_entries)) {
 		fprintf(stderr, "pin_legacy_set: cannot map %s\n", table_path);
 		return 1;
 	}
 	l.fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoked",
 			      sizeof(struct revoke_key),
 			      sizeof(struct revoke_val),
-			      revoke_table_capacity(&t), NULL);
-	ret = l.fd < 0 ? -errno : revoke_table_for_each(&t, copy_entry, &l);
+			      inode_table_capacity(&t), NULL);
+	ret = l.fd < 0 ? -errno : inode_table_for_each(&t, copy_entry, &l);
 	if (!ret && bpf_obj_pin(l.fd, set_path))
 		ret = -errno;
 	if (ret) {

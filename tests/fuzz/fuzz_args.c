@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_proto.h"
-#include "key.h"
+#include "common/ctl_proto.h"
+#include "common/key.h"
 
 /* The decimal value of @s if it is all digits and fits, else -1. */
 static int decimal(const char *s, unsigned long long *v)

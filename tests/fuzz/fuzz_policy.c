@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
+#include "daemon/policy.h"
 
 static const char *const keys[] = { "SUBSYSTEM", "DEVNAME", "ID_BUS" };
 static const char *const vals[] = { "tty", "/dev/ttyUSB0", "usb" };

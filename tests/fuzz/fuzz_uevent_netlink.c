@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl_proto.h"
-#include "uevent_netlink.h"
+#include "common/ctl_proto.h"
+#include "daemon/uevent_netlink.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

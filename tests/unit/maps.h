@@ -10,7 +10,7 @@
 
 #include <bpf/bpf.h>
 
-#include "bpf_load.h"
+#include "store/store.h"
 #include "revoke_bpf.h"
 
 /*
@@ -18,12 +18,12 @@
  * the revoked device maps, the armed word, revoke_layout and revoke_names in @rb, with room for @entries revocations.  Return 0 or
  * -1.
  */
-static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
+static inline int test_maps_create(struct store *rb, uint32_t entries)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 
 	rb->events_fd = -1;
-	uint32_t elements = revoke_table_elements(entries);
+	uint32_t elements = inode_table_elements(entries);
 
 	rb->table_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "revoke_table", 4,
 				      sizeof(struct revoke_bucket), elements,
@@ -63,14 +63,14 @@ static inline int test_maps_create(struct revoke_bpf *rb, uint32_t entries)
 	rb->filter = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
 			  PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);
 	if (rb->filter == MAP_FAILED ||
-	    revoke_table_map(&rb->table, rb->table_fd, elements))
+	    inode_table_map(&rb->table, rb->table_fd, elements))
 		return -1;
-	rb->max_entries = revoke_table_capacity(&rb->table);
+	rb->max_entries = inode_table_capacity(&rb->table);
 	return 0;
 }
 
 /* The hooks' revoke_armed, as the daemon last wrote it. */
-static inline uint32_t test_armed(const struct revoke_bpf *rb)
+static inline uint32_t test_armed(const struct store *rb)
 {
 	uint32_t zero = 0, armed = ~0u;
 

@@ -4,7 +4,7 @@
 # A file that backs a loop device is revoked with its loop device: the
 # loop driver does its I/O on the file without a hook, so the device is
 # denied by number, detached, and scoped to the instance that went away
-# (src/loopdev.c); a new loop cannot be set up on a descriptor of the
+# (src/pipeline/loopdev.c); a new loop cannot be set up on a descriptor of the
 # revoked file (bpf/reach.bpf.h).
 
 load lib

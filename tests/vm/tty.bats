@@ -5,7 +5,7 @@
 # controlling terminal it is, opened before or after, whether or not
 # anyone holds the tty by its own name, the way the kernel's hangup does:
 # the hooks resolve /dev/tty to the tty it reaches (bpf/reach.bpf.h) and
-# revoke-bpfd hangs the tty up after the deny (src/tty.c).
+# revoke-bpfd hangs the tty up after the deny (src/pipeline/tty.c).
 
 load lib
 

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * events.c - every denial the BPF programs report becomes one line:
+ *
+ *	ts_ns=N pid=N tgid=N uid=N comm=NAME dev=MAJ:MIN ino=N hook=H op=O arg=0xN
+ *
+ * written to each subscriber (without blocking: a subscriber that cannot
+ * keep up is dropped) and to the daemon's log, at most REVOKE_LOG_PER_SEC
+ * lines a second, with a count of what was left out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "events.h"
+#include "common/key.h"
+
+static const char *const hook_names[] = {
+	[REVOKE_HOOK_FILE_PERMISSION] = "file_permission",
+	[REVOKE_HOOK_MMAP_FILE] = "mmap_file",
+	[REVOKE_HOOK_FILE_IOCTL] = "file_ioctl",
+	[REVOKE_HOOK_FILE_OPEN] = "file_open",
+	[REVOKE_HOOK_FILE_LOCK] = "file_lock",
+	[REVOKE_HOOK_FILE_FCNTL] = "file_fcntl",
+	[REVOKE_HOOK_FILE_MPROTECT] = "file_mprotect",
+	[REVOKE_HOOK_PATH_TRUNCATE] = "path_truncate",
+	[REVOKE_HOOK_FILE_RECEIVE] = "file_receive",
+	[REVOKE_HOOK_FILE_TRUNCATE] = "file_truncate",
+	[REVOKE_HOOK_FILE_IOCTL_COMPAT] = "file_ioctl_compat",
+	[REVOKE_HOOK_KERNEL_READ_FILE] = "kernel_read_file",
+	[REVOKE_HOOK_KERNEL_POST_READ_FILE] = "kernel_post_read_file",
+	[REVOKE_HOOK_URING_CMD] = "uring_cmd",
+	[REVOKE_HOOK_MMAP_BACKING_FILE] = "mmap_backing_file",
+	[REVOKE_HOOK_FILE_SEND_SIGIOTASK] = "file_send_sigiotask",
+	[REVOKE_HOOK_INODE_GETXATTR] = "inode_getxattr",
+	[REVOKE_HOOK_INODE_LISTXATTR] = "inode_listxattr",
+	[REVOKE_HOOK_INODE_SETXATTR] = "inode_setxattr",
+	[REVOKE_HOOK_INODE_REMOVEXATTR] = "inode_removexattr",
+	[REVOKE_HOOK_INODE_SETATTR] = "inode_setattr",
+	[REVOKE_HOOK_INODE_GET_ACL] = "inode_get_acl",
+	[REVOKE_HOOK_INODE_SET_ACL] = "inode_set_acl",
+	[REVOKE_HOOK_INODE_REMOVE_ACL] = "inode_remove_acl",
+	[REVOKE_HOOK_INODE_FILE_GETATTR] = "inode_file_getattr",
+	[REVOKE_HOOK_INODE_FILE_SETATTR] = "inode_file_setattr",
+};
+
+static const char *const op_names[] = {
+	[REVOKE_OP_READ] = "read",
+	[REVOKE_OP_WRITE] = "write",
+	[REVOKE_OP_MMAP] = "mmap",
+	[REVOKE_OP_IOCTL] = "ioctl",
+	[REVOKE_OP_OPEN] = "open",
+	[REVOKE_OP_OTHER] = "other",
+	[REVOKE_OP_LOCK] = "lock",
+	[REVOKE_OP_FCNTL] = "fcntl",
+	[REVOKE_OP_SIGNAL] = "signal",
+	[REVOKE_OP_XATTR] = "xattr",
+	[REVOKE_OP_SETATTR] = "setattr",
+};
+
+static const char *name_of(const char *const *names, size_t n, __u32 i)
+{
+	return i < n && names[i] ? names[i] : "unknown";
+}
+
+/**
+ * revoke_event_format() - one event as a line of key=value fields
+ * @e: the event from the ring buffer
+ * @buf: output, ends in a newline
+ * @len: size of @buf
+ *
+ * The task name is the kernel's, so anything but printable ASCII other
+ * than space (which separates fields) is shown as '?'.
+ *
+ * Return: the line's length, or -ENOSPC.
+ */
+int revoke_event_format(const struct revoke_event *e, char *buf, size_t len)
+{
+	char comm[REVOKE_COMM_LEN + 1];
+	size_t i;
+	int n;
+
+	for (i = 0; i < REVOKE_COMM_LEN && e->comm[i]; i++)
+		comm[i] = e->comm[i] > ' ' && e->comm[i] < 0x7f ? e->comm[i] : '?';
+	comm[i] = '\0';
+	n = snprintf(buf, len,
+		     "ts_ns=%llu pid=%u tgid=%u uid=%u comm=%s dev=%u:%u ino=%llu "
+		     "hook=%s op=%s arg=0x%llx\n",
+		     (unsigned long long)e->ts_ns, e->pid, e->tgid, e->uid,
+		     i ? comm : "?", revoke_kdev_major(e->dev),
+		     revoke_kdev_minor(e->dev), (unsigned long long)e->ino,
+		     name_of(hook_names, sizeof(hook_names) / sizeof(hook_names[0]), e->hook),
+		     name_of(op_names, sizeof(op_names) / sizeof(op_names[0]), e->op),
+		     (unsigned long long)e->arg);
+	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
+}
+
+static void drop_subscriber(struct revoke_events *ev, int i)
+{
+	int fd = ev->subs[i];
+
+	ev->subs[i] = ev->subs[--ev->nsubs];
+	if (ev->on_drop)
+		ev->on_drop(fd, ev->drop_arg);
+	else
+		close(fd);
+}
+
+static void log_line(struct revoke_events *ev, const char *line)
+{
+	time_t now = time(NULL);
+
+	if (now != ev->window) {
+		if (ev->suppressed)
+			fprintf(stderr, "revoke-bpfd: %llu more denials not logged\n",
+				ev->suppressed);
+		ev->window = now;
+		ev->logged = 0;
+		ev->suppressed = 0;
+	}
+	if (ev->logged >= REVOKE_LOG_PER_SEC) {
+		ev->suppressed++;
+		return;
+	}
+	ev->logged++;
+	fprintf(stderr, "revoke-bpfd: denied %s", line);
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct revoke_events *ev = ctx;
+	char line[512];
+	int i, n;
+
+	if (size < sizeof(struct revoke_event))
+		return 0;
+	n = revoke_event_format(data, line, sizeof(line));
+	if (n < 0)
+		return 0;
+	log_line(ev, line);
+	for (i = ev->nsubs - 1; i >= 0; i--)
+		if (send(ev->subs[i], line, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) != n)
+			drop_subscriber(ev, i);
+	return 0;
+}
+
+/**
+ * revoke_events_open() - start consuming the ring buffer
+ * @ev: the state to set up
+ * @ring_fd: the revoke_events map
+ *
+ * Return: 0 or a negative errno.
+ */
+int revoke_events_open(struct revoke_events *ev, int ring_fd)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->ring = ring_buffer__new(ring_fd, on_event, ev, NULL);
+	return ev->ring ? 0 : -errno;
+}
+
+void revoke_events_close(struct revoke_events *ev)
+{
+	while (ev->nsubs)
+		drop_subscriber(ev, 0);
+	ring_buffer__free(ev->ring);
+	ev->ring = NULL;
+}
+
+/* An fd that polls readable when events are waiting. */
+int revoke_events_fd(const struct revoke_events *ev)
+{
+	return ring_buffer__epoll_fd(ev->ring);
+}
+
+/**
+ * revoke_events_consume() - handle every event waiting in the ring buffer
+ * @ev: the state
+ *
+ * Return: number of events, or a negative errno.
+ */
+int revoke_events_consume(struct revoke_events *ev)
+{
+	return ring_buffer__consume(ev->ring);
+}
+
+/**
+ * revoke_events_subscribe() - stream events to a connection from now on
+ * @ev: the state
+ * @fd: the connection; owned by @ev on success
+ *
+ * Return: 0, or -EBUSY if REVOKE_MAX_SUBSCRIBERS are already streaming.
+ */
+int revoke_events_subscribe(struct revoke_events *ev, int fd)
+{
+	if (ev->nsubs == REVOKE_MAX_SUBSCRIBERS)
+		return -EBUSY;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	ev->subs[ev->nsubs++] = fd;
+	return 0;
+}
+
+/**
+ * revoke_events_unsubscribe() - stop streaming to a connection
+ * @ev: the state
+ * @fd: as given to revoke_events_subscribe(); not closed here
+ */
+void revoke_events_unsubscribe(struct revoke_events *ev, int fd)
+{
+	int i;
+
+	for (i = 0; i < ev->nsubs; i++) {
+		if (ev->subs[i] == fd) {
+			ev->subs[i] = ev->subs[--ev->nsubs];
+			return;
+		}
+	}
+}

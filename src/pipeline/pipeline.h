@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pipeline.h - what "add" does after the map update, so that a revoked
+ * file stops working everywhere at once: the user-space half of the 2009
+ * series' fops_substitute().
+ *
+ *	find holders -> wake waiters -> replace mappings -> release -> drain
+ */
+#ifndef REVOKE_PIPELINE_H
+#define REVOKE_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "store/store.h"
+#include "common/ctl_proto.h"
+#include "holders.h"
+#include "pipeline_uring.h"
+#include "revoke_bpf.h"
+
+/**
+ * struct pipeline_opts - what one run does
+ * @release: replace descriptors by a dead file (auto: for device files)
+ * @timeout_ms: how long the drain waits
+ * @spare: a holder whose access could not be taken away is left alive
+ *	and reported as a failure, instead of being killed
+ *	(pipeline_policy.c)
+ */
+struct pipeline_opts {
+	enum revoke_release release;
+	unsigned int timeout_ms;
+	bool spare;
+};
+
+#define PIPELINE_TIMEOUT_DEFAULT_MS 2000
+
+/**
+ * struct pipeline_failure - something the pipeline could not do
+ * @pid: the process
+ * @tid: the thread, or 0 for the whole process
+ * @step: stop, wake, unmap, release, drain, rescan or kill
+ * @reason: one word: an errno name, or e.g. traced_by_pid_N
+ * @uid: the process's real uid, once the policy looked (-1 if unknown)
+ * @comm: its name, once the policy looked ("" if unknown)
+ * @settled: the policy has dealt with it: it is no failure any more
+ *	(the process was killed, or had exited, so its access is gone)
+ * @keeps_access: the process keeps its access to the file (cannot
+ *	revoke): what a policy that ends such holders acts on
+ */
+struct pipeline_failure {
+	pid_t pid;
+	pid_t tid;
+	const char *step;
+	char reason[48];
+	long uid;
+	char comm[16];
+	bool settled;
+	bool keeps_access;
+};
+
+/**
+ * struct pipeline_kill - a holder the policy ended (pipeline_policy.c)
+ * @pid: the process
+ * @uid: its real uid
+ * @comm: its name
+ * @step: the step that could not take its access away
+ * @reason: why (the failure's reason)
+ * @gone: it had exited by the deadline; else it is also a failure
+ */
+struct pipeline_kill {
+	pid_t pid;
+	long uid;
+	char comm[16];
+	const char *step;
+	char reason[48];
+	bool gone;
+};
+
+/**
+ * struct pipeline_result - the report of one run
+ * @rep: the counts, as stored in the revoke_reports map
+ * @fail: the failures (some settled by the policy: see @rep.failed)
+ * @nfail: their number
+ * @kill: the holders the policy killed
+ * @nkill: their number
+ * @passes: discovery passes run (pipeline_policy.c), summed over inodes
+ * @rings: the io_uring instances a revoked file was taken away from
+ * @nrings: their number
+ * @discover_us: time spent finding holders the first time
+ * @total_us: time from the start of the run to the end of the drain
+ */
+struct pipeline_result {
+	struct revoke_report rep;
+	struct pipeline_failure *fail;
+	size_t nfail;
+	struct pipeline_kill *kill;
+	size_t nkill;
+	unsigned int passes;
+	struct pipeline_ring *rings;
+	size_t nrings;
+	uint64_t discover_us;
+	uint64_t total_us;
+};
+
+/**
+ * struct pipeline - the pipeline's long-lived state
+ * @rb: the enforcement maps (dead files are revoked in them)
+ * @holders: the holder iterators
+ * @ready: @holders is loaded
+ * @why: if not @ready, why not
+ */
+struct pipeline {
+	struct store *rb;
+	struct holders holders;
+	bool ready;
+	char why[256];
+};
+
+void pipeline_init(struct pipeline *pl, struct store *rb);
+void pipeline_fini(struct pipeline *pl);
+int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
+		 const struct pipeline_opts *opts, struct pipeline_result *res);
+int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
+		      const struct pipeline_opts *opts,
+		      struct pipeline_result *res);
+void pipeline_result_free(struct pipeline_result *res);
+void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
+			const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Between pipeline.c and pipeline_policy.c only. */
+void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
+		      const struct holder_set *set,
+		      const struct pipeline_opts *opts, uint64_t start,
+		      struct pipeline_result *res);
+int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
+		    const struct pipeline_opts *opts, uint64_t start,
+		    struct pipeline_result *res);
+void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
+		   const char *step, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+uint64_t pipeline_now_us(void);
+
+#endif /* REVOKE_PIPELINE_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pipeline_uring.h - the pipeline's part for io_uring: take a revoked
+ * file's fixed-file slots and registered buffers away from the rings of
+ * a stopped holder (src/pipeline/pipeline_uring.c).
+ */
+#ifndef REVOKE_PIPELINE_URING_H
+#define REVOKE_PIPELINE_URING_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "holders.h"
+#include "tracee.h"
+
+struct pipeline_result;
+
+/**
+ * struct pipeline_ring - what was taken away from one ring
+ * @pid: the process whose descriptor of the ring was used
+ * @fd: that descriptor
+ * @files: fixed-file slots emptied
+ * @buffers: registered buffers replaced by an empty one
+ */
+struct pipeline_ring {
+	pid_t pid;
+	int fd;
+	unsigned int files;
+	unsigned int buffers;
+};
+
+void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
+			 const struct holder_ring *rings, size_t n);
+
+#endif /* REVOKE_PIPELINE_URING_H */

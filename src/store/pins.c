@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pins.c - the pin directory (REVOKE_PIN_DIR by default): what is
+ * pinned there, which programs are attached, and taking it all down.
+ *
+ * Every enforcement program has one pinned link, named after it; the maps
+ * are pinned under their own names (see map_pin_name() in store.c).
+ * Loading and attaching is store.c's.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "store.h"
+#include "pins.h"
+
+const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
+	"revoke_file_permission",
+	"revoke_mmap_file",
+	"revoke_file_ioctl",
+	"revoke_file_open",
+	"revoke_inode_free",
+	"revoke_file_lock",
+	"revoke_file_fcntl",
+	"revoke_file_mprotect",
+	"revoke_path_truncate",
+	"revoke_file_receive",
+	"revoke_file_free",
+	"revoke_file_truncate",
+	"revoke_file_ioctl_compat",
+	"revoke_kernel_read_file",
+	"revoke_kernel_post_read_file",
+	"revoke_uring_cmd",
+	"revoke_mmap_backing_file",
+	"revoke_file_send_sigiotask",
+	"revoke_inode_getxattr",
+	"revoke_inode_listxattr",
+	"revoke_inode_setxattr",
+	"revoke_inode_removexattr",
+	"revoke_inode_setattr",
+	"revoke_inode_setattr_6_1",
+	"revoke_inode_get_acl",
+	"revoke_inode_set_acl",
+	"revoke_inode_remove_acl",
+	"revoke_inode_file_getattr",
+	"revoke_inode_file_setattr",
+};
+
+static const char *const map_names[] = {
+	"revoke_table",
+	LEGACY_SET,
+	"revoke_state",
+	"revoke_events",
+	"revoke_reports",
+	"revoke_filter",
+	"revoked_rdev",
+	"revoke_rdev_state",
+	"rdev_files",
+	"revoke_reach",
+	"revoke_b_bss",		/* revoke_armed: see map_pin_name() */
+	"revoke_layout",
+	"revoke_names",
+};
+
+/**
+ * revoke_pin_path() - the path of a pin
+ * @buf: result
+ * @len: size of @buf
+ * @dir: the pin directory
+ * @name: the object's name
+ *
+ * Return: 0 or -ENAMETOOLONG.
+ */
+int revoke_pin_path(char *buf, size_t len, const char *dir, const char *name)
+{
+	int n = snprintf(buf, len, "%s/%s", dir, name);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/**
+ * revoke_pin_get() - open a pinned object
+ * @dir: the pin directory
+ * @name: the object's name
+ *
+ * Return: its fd, -ENOENT if it is not pinned, or another negative errno.
+ */
+int revoke_pin_get(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (revoke_pin_path(path, sizeof(path), dir, name))
+		return -ENAMETOOLONG;
+	fd = bpf_obj_get(path);
+	return fd < 0 ? -errno : fd;
+}
+
+/**
+ * revoke_pinned() - is an object pinned?
+ * @dir: the pin directory
+ * @name: the object's name
+ *
+ * Return: true if it is, and can be opened.
+ */
+bool revoke_pinned(const char *dir, const char *name)
+{
+	int fd = revoke_pin_get(dir, name);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/**
+ * store_count_attached() - how many of the programs have a pinned link
+ * @pin_dir: the pin directory
+ *
+ * Return: 0 to REVOKE_NR_PROGS.
+ */
+int store_count_attached(const char *pin_dir)
+{
+	int i, n = 0;
+
+	for (i = 0; i < REVOKE_NR_PROGS; i++)
+		n += revoke_pinned(pin_dir, revoke_prog_names[i]);
+	return n;
+}
+
+/**
+ * store_prog_state() - what became of one program
+ * @rb: the daemon's handles
+ * @i: its index in revoke_prog_names
+ *
+ * Return: "attached" (its link is pinned), "skipped" (the kernel lacks
+ * its hook) or "detached" (neither: a restart of revoke-bpfd attaches it).
+ */
+const char *store_prog_state(const struct store *rb, int i)
+{
+	if (rb->skipped[i])
+		return "skipped";
+	return revoke_pinned(rb->pin_dir, revoke_prog_names[i]) ? "attached" :
+							       "detached";
+}
+
+/*
+ * Detach the link pinned at @path now, where the kernel supports it for
+ * LSM links, then remove its pin: without the detach the link goes once
+ * its last reference does, which the kernel may do later.
+ */
+static int unpin_link(const char *path)
+{
+	int fd = bpf_obj_get(path);
+
+	if (fd >= 0) {
+		bpf_link_detach(fd);	/* EOPNOTSUPP on some kernels */
+		close(fd);
+	}
+	if (unlink(path) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/**
+ * store_unload() - detach every program and drop every revocation
+ * @pin_dir: the pin directory
+ *
+ * Detaches and unpins the links first, then removes the map pins and the
+ * directory.  A program may still run for a while after its pin is gone
+ * (the kernel frees links when it gets to it): call store_disarm()
+ * first, so that it denies nothing meanwhile.
+ *
+ * Return: 0, or the first negative errno met (the rest is still tried).
+ */
+int store_unload(const char *pin_dir)
+{
+	char path[PATH_MAX];
+	size_t i;
+	int err, ret = 0;
+
+	for (i = 0; i < REVOKE_NR_PROGS; i++) {
+		if (revoke_pin_path(path, sizeof(path), pin_dir, revoke_prog_names[i]))
+			return -ENAMETOOLONG;
+		err = unpin_link(path);
+		if (err && !ret)
+			ret = err;
+		/* a left-over of an interrupted replacement */
+		strncat(path, TMP_SUFFIX, sizeof(path) - strlen(path) - 1);
+		unpin_link(path);
+	}
+	for (i = 0; i < sizeof(map_names) / sizeof(map_names[0]); i++) {
+		if (revoke_pin_path(path, sizeof(path), pin_dir, map_names[i]))
+			return -ENAMETOOLONG;
+		if (unlink(path) && errno != ENOENT && !ret)
+			ret = -errno;
+	}
+	if (rmdir(pin_dir) && errno != ENOENT && !ret)
+		ret = -errno;
+	return ret;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pins.h - names and paths under the pin directory.
+ */
+#ifndef REVOKE_BPF_PINS_H
+#define REVOKE_BPF_PINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * What builds before revoke_table pinned the revoked set as: a hash map
+ * whose entries move into the table on the first start of this build.
+ */
+#define LEGACY_SET "revoked"
+
+/* The temporary name of a link pin being replaced (bpffs refuses dots). */
+#define TMP_SUFFIX "__new"
+
+int revoke_pin_path(char *buf, size_t len, const char *dir, const char *name);
+int revoke_pin_get(const char *dir, const char *name);
+bool revoke_pinned(const char *dir, const char *name);
+
+#endif /* REVOKE_BPF_PINS_H */

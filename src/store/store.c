@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store.c - bring the enforcement programs up, so that they keep
+ * enforcing when revoke-bpfd is gone.
+ *
+ * Layout under the pin directory (REVOKE_PIN_DIR by default):
+ *	revoke_table		the revoked set (see revoke_bpf.h)
+ *	revoke_state		the one-element state array
+ *	revoke_events		the ring buffer of denial events
+ *	revoke_file_open	... one pinned BPF link per LSM program
+ *
+ * revoke-bpfd always loads its own programs, reusing whichever maps are
+ * pinned (so no revocation is ever lost).  For each program:
+ *  - no pinned link: attach and pin;
+ *  - a pinned link running the same code (same program tag): keep it;
+ *  - a pinned link running other code (an older build): attach the new
+ *    program, pin its link as NAME__new and rename() it over
+ *    the old pin.  Both programs are attached in between, so there is no
+ *    moment without enforcement; dropping the old pin detaches the old one.
+ * A program for a hook the running kernel lacks is neither loaded nor
+ * pinned (features.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "features.h"
+#include "store.h"
+#include "pins.h"
+#include "inode_set.h"
+#include "revoke.skel.h"
+
+static bool libbpf_verbose;
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/**
+ * store_count_keys() - how many entries a hash map holds
+ * @map_fd: the map
+ * @key_size: the size of its keys, at most 64 bytes
+ * @count: the number
+ *
+ * Return: 0 or a negative errno.
+ */
+int store_count_keys(int map_fd, size_t key_size, uint64_t *count)
+{
+	unsigned char key[64], next[64];
+	void *prev = NULL;
+
+	if (key_size > sizeof(key))
+		return -EINVAL;
+	*count = 0;
+	while (!bpf_map_get_next_key(map_fd, prev, next)) {
+		memcpy(key, next, key_size);
+		prev = key;
+		(*count)++;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/**
+ * store_arm() - set the hooks' revoke_armed from the two counters
+ * @rb: the daemon's handles
+ *
+ * Call it after every change of nr_revoked or nr_rdev: each bit of
+ * revoke_armed is set while its counter is not zero, and while both are
+ * zero every hook returns after reading it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int store_arm(struct store *rb)
+{
+	struct revoke_bpf_skel__bss bss = {};
+	struct revoke_rdev_state rs;
+	struct revoke_state st;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
+	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
+		return -errno;
+	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
+			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
+	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/**
+ * store_disarm() - make every hook allow everything, at once
+ * @rb: the daemon's handles
+ *
+ * Clears revoke_armed, which each hook reads first: from the return on,
+ * nothing is denied, whenever the kernel gets round to tearing down the
+ * links.  For unload only: the daemon's counters would arm it again.
+ *
+ * Return: 0 or a negative errno.
+ */
+int store_disarm(struct store *rb)
+{
+	struct revoke_bpf_skel__bss bss = {};
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
+{
+	char parent[PATH_MAX];
+	struct statfs st;
+	char *slash;
+
+	snprintf(parent, sizeof(parent), "%s", pin_dir);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	if (statfs(parent, &st) || st.f_type != BPF_FS_MAGIC) {
+		snprintf(err, errlen,
+			 "%s is not a BPF filesystem; mount one with "
+			 "'mount -t bpf bpf %s'", parent, parent);
+		return -ENOTDIR;
+	}
+	if (mkdir(pin_dir, 0700) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", pin_dir,
+			 strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int map_capacity(int fd, uint32_t *max_entries)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	*max_entries = info.max_entries;
+	return 0;
+}
+
+/*
+ * The name @map is pinned under: its own, but with '_' for '.', which a
+ * BPF filesystem refuses in names (the global data's map is named
+ * "revoke_b.bss": it is pinned as revoke_b_bss).
+ */
+static void map_pin_name(const struct bpf_map *map, char name[NAME_MAX + 1])
+{
+	char *dot;
+
+	snprintf(name, NAME_MAX + 1, "%s", bpf_map__name(map));
+	while ((dot = strchr(name, '.')))
+		*dot = '_';
+}
+
+/*
+ * Reuse the pinned copy of @map if there is one, else pin it after load
+ * and set *@fresh.
+ */
+static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
+{
+	char path[PATH_MAX], name[NAME_MAX + 1];
+	int fd, err;
+
+	map_pin_name(map, name);
+	fd = revoke_pin_get(pin_dir, name);
+	if (fd == -ENOENT) {
+		*fresh = true;
+		if (revoke_pin_path(path, sizeof(path), pin_dir, name))
+			return -ENAMETOOLONG;
+		return bpf_map__set_pin_path(map, path);
+	}
+	if (fd < 0)
+		return fd;
+	err = bpf_map__reuse_fd(map, fd);
+	close(fd);
+	return err;
+}
+
+static int prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	memcpy(tag, info.tag, BPF_TAG_SIZE);
+	return 0;
+}
+
+/* Does the link pinned as @name run a program with this @tag? */
+static bool pinned_link_runs(const char *pin_dir, const char *name,
+			     const __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	__u8 old[BPF_TAG_SIZE];
+	int link_fd, prog_fd;
+	bool same = false;
+
+	link_fd = revoke_pin_get(pin_dir, name);
+	if (link_fd < 0)
+		return false;
+	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
+		prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+		if (prog_fd >= 0) {
+			same = !prog_tag(prog_fd, old) &&
+			       !memcmp(old, tag, BPF_TAG_SIZE);
+			close(prog_fd);
+		}
+	}
+	close(link_fd);
+	return same;
+}
+
+/*
+ * Attach @prog and pin its link as @name, replacing an existing pin
+ * atomically with rename(2).
+ */
+static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
+			  const char *name, char *err, size_t errlen)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	struct bpf_link *link;
+	int ret;
+
+	link = bpf_program__attach_lsm(prog);
+	if (!link) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	ret = revoke_pin_path(path, sizeof(path), pin_dir, name);
+	if (!ret)
+		ret = snprintf(tmp, sizeof(tmp), "%s" TMP_SUFFIX, path) >= (int)sizeof(tmp) ?
+		      -ENAMETOOLONG : 0;
+	if (!ret) {
+		unlink(tmp);
+		ret = bpf_link__pin(link, tmp);
+	}
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "cannot pin %s: %s", path, strerror(-ret));
+		unlink(tmp);
+	}
+	/* The pin keeps it attached; our fd is not needed. */
+	bpf_link__destroy(link);
+	return ret;
+}
+
+/*
+ * Attach every program, keeping a pinned link that runs the same code,
+ * unless @fresh_map: a map was created anew (a build that lacked it, or a
+ * pin removed by hand), and the pinned programs still use the old one.
+ */
+static int attach_all(struct store *rb, struct revoke_bpf_skel *skel,
+		      bool fresh_map, char *err, size_t errlen)
+{
+	struct bpf_program *prog;
+	__u8 tag[BPF_TAG_SIZE];
+	int ret;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *name = bpf_program__name(prog);
+
+		if (!bpf_program__autoload(prog))
+			continue;	/* the kernel lacks its hook */
+		ret = prog_tag(bpf_program__fd(prog), tag);
+		if (ret) {
+			snprintf(err, errlen, "cannot read %s: %s", name,
+				 strerror(-ret));
+			return ret;
+		}
+		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
+			continue;
+		if (revoke_pinned(rb->pin_dir, name))
+			rb->replaced++;
+		rb->adopted = false;
+		ret = attach_and_pin(prog, rb->pin_dir, name, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int keep_fd(int fd, int *out, char *err, size_t errlen)
+{
+	*out = dup(fd);
+	if (*out < 0) {
+		snprintf(err, errlen, "dup: %s", strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int map_filter(struct store *rb, char *err, size_t errlen)
+{
+	void *p = mmap(NULL, REVOKE_FILTER_WORDS * sizeof(uint64_t),
+		       PROT_READ | PROT_WRITE, MAP_SHARED, rb->filter_fd, 0);
+
+	if (p == MAP_FAILED) {
+		snprintf(err, errlen, "cannot map revoke_filter: %s",
+			 strerror(errno));
+		return -errno;
+	}
+	rb->filter = p;
+	return 0;
+}
+
+static int sync_filter(struct store *rb, char *err, size_t errlen)
+{
+	int ret = inode_set_filter_sync(rb);
+
+	if (ret)
+		snprintf(err, errlen, "cannot fill revoke_filter from the revoked "
+			 "set: %s", strerror(-ret));
+	return ret;
+}
+
+static void unpin(const char *pin_dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (!revoke_pin_path(path, sizeof(path), pin_dir, name))
+		unlink(path);
+}
+
+/* Map revoke_table, of the size it has (a reused one keeps its own). */
+static int map_table(struct store *rb, char *err, size_t errlen)
+{
+	uint32_t elements = 0;
+	int ret;
+
+	ret = map_capacity(rb->table_fd, &elements);
+	if (!ret)
+		ret = inode_table_map(&rb->table, rb->table_fd, elements);
+	if (ret) {
+		snprintf(err, errlen, "cannot map revoke_table: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	rb->max_entries = inode_table_capacity(&rb->table);
+	return 0;
+}
+
+/*
+ * Copy every entry of the set an older build pinned (LEGACY_SET, a hash
+ * map) into the table, before any program of this build is attached;
+ * the old programs, still attached, enforce it meanwhile.  Its pin goes
+ * once this build's programs are attached.  Entries the table holds
+ * already (a start that died before that) are not counted twice.
+ */
+static int migrate_legacy(struct store *rb, char *err, size_t errlen)
+{
+	struct revoke_key key, next;
+	struct revoke_val val;
+	void *prev = NULL;
+	uint64_t count;
+	int fd, ret = 0;
+
+	fd = revoke_pin_get(rb->pin_dir, LEGACY_SET);
+	if (fd == -ENOENT)
+		return 0;
+	if (fd < 0)
+		ret = fd;
+	count = inode_table_count(&rb->table);
+	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &val))
+			continue;	/* dropped meanwhile: its inode was freed */
+		if (!inode_table_find(&rb->table, &key, NULL))
+			continue;
+		if (count >= rb->max_entries)
+			ret = -ENOSPC;
+		else
+			ret = inode_table_insert(&rb->table, &key, &val);
+		count += !ret;
+	}
+	if (!ret && errno != ENOENT)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		snprintf(err, errlen, "cannot move the revocations an older build "
+			 "pinned as %s/%s into revoke_table: %s%s", rb->pin_dir,
+			 LEGACY_SET, strerror(-ret), ret == -ENOSPC ? "; start "
+			 "revoke-bpfd with a larger --max-entries" : "");
+	return ret;
+}
+
+/* Leave out the programs the running kernel cannot attach. */
+static int select_progs(struct store *rb, struct revoke_bpf_skel *skel,
+			char *err, size_t errlen)
+{
+	struct btf *btf;
+	int ret;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot read the kernel's BTF: %s (BPF LSM "
+			 "needs CONFIG_DEBUG_INFO_BTF)", strerror(-ret));
+		return ret;
+	}
+	ret = store_select(skel->obj, btf, rb->skipped, err, errlen);
+	btf__free(btf);
+	if (ret < 0)
+		return ret;
+	rb->nr_skipped = ret;
+	return 0;
+}
+
+static int load_and_attach(struct store *rb, uint32_t max_entries,
+			   char *err, size_t errlen)
+{
+	struct revoke_bpf_skel *skel;
+	bool fresh_map = false, table_fresh;
+	struct bpf_map *map;
+	int ret;
+
+	skel = revoke_bpf_skel__open();
+	if (!skel) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot open the BPF object: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	rb->adopted = true;
+	ret = select_progs(rb, skel, err, errlen);
+	if (ret)
+		goto out;
+	table_fresh = !revoke_pinned(rb->pin_dir, "revoke_table");
+	ret = bpf_map__set_max_entries(skel->maps.revoke_table,
+				       inode_table_elements(max_entries));
+	if (!ret)
+		ret = bpf_map__set_max_entries(skel->maps.revoke_reports,
+					       max_entries);
+	if (!ret)
+		ret = bpf_map__set_max_entries(skel->maps.revoke_names,
+					       max_entries);
+	bpf_object__for_each_map(map, skel->obj) {
+		if (ret)
+			break;
+		ret = reuse_map(map, rb->pin_dir, &fresh_map);
+	}
+	if (ret) {
+		snprintf(err, errlen, "cannot reuse the pinned maps in %s: %s",
+			 rb->pin_dir, strerror(-ret));
+		goto out;
+	}
+	ret = revoke_bpf_skel__load(skel);
+	if (ret) {
+		snprintf(err, errlen,
+			 "the kernel refused to load the BPF LSM programs: %s%s",
+			 strerror(-ret),
+			 ret == -EPERM ? " (run as root; BPF LSM may be listed "
+			 "but blocked here, e.g. by lockdown or a container)" : "");
+		goto out;
+	}
+	ret = keep_fd(bpf_map__fd(skel->maps.revoke_table), &rb->table_fd, err,
+		      errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_state), &rb->state_fd,
+			      err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_events),
+			      &rb->events_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_reports),
+			      &rb->reports_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_filter),
+			      &rb->filter_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoked_rdev),
+			      &rb->rdev_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_rdev_state),
+			      &rb->rdev_state_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.rdev_files),
+			      &rb->rdev_files_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.bss), &rb->armed_fd, err,
+			      errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_layout),
+			      &rb->layout_fd, err, errlen);
+	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoke_names),
+			      &rb->names_fd, err, errlen);
+	if (!ret)
+		ret = map_filter(rb, err, errlen);
+	if (!ret)
+		ret = map_table(rb, err, errlen);
+	if (!ret) {
+		ret = migrate_legacy(rb, err, errlen);
+		if (ret && table_fresh)
+			unpin(rb->pin_dir, "revoke_table");
+	}
+	/*
+	 * A filter or an armed word made new (first start, or an upgrade)
+	 * is filled before any program of this build is attached.
+	 */
+	if (!ret)
+		ret = sync_filter(rb, err, errlen);
+	if (!ret) {
+		ret = store_arm(rb);
+		if (ret)
+			snprintf(err, errlen, "cannot set revoke_armed: %s",
+				 strerror(-ret));
+	}
+	if (!ret)
+		ret = attach_all(rb, skel, fresh_map, err, errlen);
+	/* the programs that read the legacy set are detached now */
+	if (!ret)
+		unpin(rb->pin_dir, LEGACY_SET);
+out:
+	revoke_bpf_skel__destroy(skel);
+	return ret;
+}
+
+/**
+ * store_open() - make sure the programs enforce, and open their maps
+ * @rb: result
+ * @pin_dir: pin directory, on a BPF filesystem
+ * @max_entries: capacity of the revoked set if it has to be created
+ * @verbose: print libbpf's debug output (the verifier log)
+ * @err: on failure, a one-line reason with what to do about it
+ * @errlen: size of @err
+ *
+ * Return: 0, or a negative errno.  On failure nothing pinned before the
+ * call is removed, so enforcement that was in place stays in place.
+ */
+int store_open(struct store *rb, const char *pin_dir,
+		    uint32_t max_entries, bool verbose, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(rb, 0, sizeof(*rb));
+	rb->table_fd = -1;
+	rb->state_fd = -1;
+	rb->events_fd = -1;
+	rb->reports_fd = -1;
+	rb->filter_fd = -1;
+	rb->rdev_fd = -1;
+	rb->rdev_state_fd = -1;
+	rb->rdev_files_fd = -1;
+	rb->armed_fd = -1;
+	rb->layout_fd = -1;
+	rb->names_fd = -1;
+	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
+		snprintf(err, errlen, "pin directory path too long");
+		return -ENAMETOOLONG;
+	}
+	strcpy(rb->pin_dir, pin_dir);
+	libbpf_verbose = verbose;
+	libbpf_set_print(print_libbpf);
+
+	ret = check_bpffs(pin_dir, err, errlen);
+	if (!ret)
+		ret = load_and_attach(rb, max_entries, err, errlen);
+	if (ret)
+		store_close(rb);
+	return ret;
+}
+
+/**
+ * store_close() - drop the daemon's handles; the pins keep enforcing
+ * @rb: handles from store_open()
+ */
+void store_close(struct store *rb)
+{
+	inode_table_unmap(&rb->table);
+	if (rb->table_fd >= 0)
+		close(rb->table_fd);
+	if (rb->state_fd >= 0)
+		close(rb->state_fd);
+	if (rb->events_fd >= 0)
+		close(rb->events_fd);
+	if (rb->reports_fd >= 0)
+		close(rb->reports_fd);
+	if (rb->filter_fd >= 0)
+		close(rb->filter_fd);
+	if (rb->rdev_fd >= 0)
+		close(rb->rdev_fd);
+	if (rb->rdev_state_fd >= 0)
+		close(rb->rdev_state_fd);
+	if (rb->rdev_files_fd >= 0)
+		close(rb->rdev_files_fd);
+	if (rb->armed_fd >= 0)
+		close(rb->armed_fd);
+	if (rb->layout_fd >= 0)
+		close(rb->layout_fd);
+	if (rb->names_fd >= 0)
+		close(rb->names_fd);
+	if (rb->filter)
+		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
+	rb->filter = NULL;
+	rb->filter_fd = -1;
+	rb->rdev_fd = -1;
+	rb->rdev_state_fd = -1;
+	rb->rdev_files_fd = -1;
+	rb->armed_fd = -1;
+	rb->layout_fd = -1;
+	rb->names_fd = -1;
+	rb->reports_fd = -1;
+	rb->table_fd = -1;
+	rb->state_fd = -1;
+	rb->events_fd = -1;
+}

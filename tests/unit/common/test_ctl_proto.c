@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests for src/common/ctl_proto.c: the control socket's wire format. */
+#include <errno.h>
+#include <string.h>
+
+#include "common/ctl_proto.h"
+#include "revoke_bpf.h"
+#include "tap.h"
+
+static int parse(const char *s, struct revoke_req *req, const char **why)
+{
+	return revoke_req_parse(s, strlen(s), req, why);
+}
+
+static void test_roundtrip(void)
+{
+	struct revoke_req in = {
+		.verb = REVOKE_VERB_ADD, .has_ino = true, .ino = 12,
+		.has_dev = true, .major = 7, .minor = 0,
+	};
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[128];
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format writes the documented line",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 add ino=12 dev=7:0\n"));
+	CHECK("format then parse gives the request back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.verb == REVOKE_VERB_ADD && out.has_ino && out.ino == 12 &&
+	      out.has_dev && out.major == 7 && out.minor == 0);
+	CHECK("format refuses a buffer too small",
+	      revoke_req_format(&in, buf, 10) == -ENOSPC);
+}
+
+static void test_rdev_roundtrip(void)
+{
+	struct revoke_req in = {
+		.verb = REVOKE_VERB_ADD, .has_rdev = true, .rdev_major = 188,
+		.rdev_minor = 0, .rdev_type = REVOKE_RDEV_CHAR, .removed = true,
+		.cause = "udev",
+	};
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[160];
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format writes a device request",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 add rdev=188:0 type=char "
+			       "removed=yes cause=udev\n"));
+	CHECK("format then parse gives the device request back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.has_rdev && !out.has_ino && out.rdev_major == 188 &&
+	      out.rdev_minor == 0 && out.rdev_type == REVOKE_RDEV_CHAR &&
+	      out.removed && !strcmp(out.cause, "udev"));
+	CHECK("del of a block device parses",
+	      revoke_req_parse("revoke-bpf/1 del rdev=7:5 type=block\n", 37,
+			       &out, &why) == 0 &&
+	      out.rdev_type == REVOKE_RDEV_BLOCK && out.rdev_minor == 5);
+}
+
+static void test_path_roundtrip(void)
+{
+	struct revoke_req in = { .verb = REVOKE_VERB_DEL, .has_path = true,
+				 .path = "/m/a file\twith%" };
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[160];
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format percent-encodes a path",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 del path=/m/a%20file%09with%25\n"));
+	CHECK("format then parse gives the path back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.verb == REVOKE_VERB_DEL && out.has_path && !out.has_ino &&
+	      !strcmp(out.path, in.path));
+}
+
+static void test_accepts(void)
+{
+	struct revoke_req r;
+	char buf[128];
+	const char *why;
+
+	CHECK("list with no fields",
+	      parse("revoke-bpf/1 list\n", &r, &why) == 0 && r.verb == REVOKE_VERB_LIST);
+	CHECK("status with no fields",
+	      parse("revoke-bpf/1 status\n", &r, &why) == 0 && r.verb == REVOKE_VERB_STATUS);
+	CHECK("events with no fields",
+	      parse("revoke-bpf/1 events\n", &r, &why) == 0 && r.verb == REVOKE_VERB_EVENTS);
+	CHECK("unload with no fields",
+	      parse("revoke-bpf/1 unload\n", &r, &why) == 0 && r.verb == REVOKE_VERB_UNLOAD);
+	CHECK("unload and events are privileged, list and status are not",
+	      revoke_verb_privileged(REVOKE_VERB_UNLOAD) &&
+	      revoke_verb_privileged(REVOKE_VERB_EVENTS) &&
+	      !revoke_verb_privileged(REVOKE_VERB_LIST) &&
+	      !revoke_verb_privileged(REVOKE_VERB_STATUS));
+	CHECK("del with ino only",
+	      parse("revoke-bpf/1 del ino=5\n", &r, &why) == 0 && !r.has_dev);
+	CHECK("add spare=yes parses, and formats back",
+	      parse("revoke-bpf/1 add ino=5 spare=yes\n", &r, &why) == 0 &&
+	      r.spare && revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 add ino=5 spare=yes\n"));
+	CHECK("fields in any order",
+	      parse("revoke-bpf/1 add dev=0:22 ino=5\n", &r, &why) == 0 &&
+	      r.minor == 22 && r.ino == 5);
+}
+
+static void test_rejects(void)
+{
+	static const struct {
+		const char *req;
+		const char *why;
+	} bad[] = {
+		{ "", "empty request" },
+		{ "revoke-bpf/1 list", "request is not exactly one line" },
+		{ "revoke-bpf/1 list\nrevoke-bpf/1 list\n", "request is not exactly one line" },
+		{ "revoke-bpf/2 list\n", "unknown protocol version (expected revoke-bpf/1)" },
+		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
+		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent or reload)" },
+		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent or reload)" },
+		{ "revoke-bpf/1 add\n", "missing field path, ino or rdev" },
+		{ "revoke-bpf/1 add rdev=7:0\n", "a device needs both rdev and type" },
+		{ "revoke-bpf/1 add rdev=7:0 type=fifo\n", "type is not char or block" },
+		{ "revoke-bpf/1 add rdev=7 type=char\n", "rdev is not MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add rdev=7:0 rdev=7:0 type=char\n", "field rdev given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char type=char\n", "field type given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char ino=3\n", "rdev names a device; it does not go with ino or dev" },
+		{ "revoke-bpf/1 add ino=3 type=char\n", "a device needs both rdev and type" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char removed=no\n", "removed is not yes, or given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char cause=\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char cause=a/b\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 add rdev=7:0 type=char cause=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a\x0fb\n", "a property value is not percent-encoded text" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a%0Ab\n", "a property value is not percent-encoded text" },
+		{ "revoke-bpf/1 del rdev=7:0 type=char removed=yes\n", "removed and cause are fields of add only" },
+		{ "revoke-bpf/1 list rdev=7:0 type=char\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 add ino=0\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=-1\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=18446744073709551616\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=\n", "ino is not an inode number (1 to 18446744073709551615)" },
+		{ "revoke-bpf/1 add ino=1 ino=2\n", "field ino given twice" },
+		{ "revoke-bpf/1 add ino=1 dev=8\n", "dev is not MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add ino=1 dev=4096:0\n", "dev is not MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add ino=1 dev=1:1 dev=1:1\n", "field dev given twice" },
+		{ "revoke-bpf/1 add ino=1 uid=0\n", "unknown field" },
+		{ "revoke-bpf/1 add ino=1  dev=1:1\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add ino=1 \n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add =1\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add \xff\xfe\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 list ino=3\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 add path=\n", "path is not a percent-encoded name of 1 to 255 bytes" },
+		{ "revoke-bpf/1 add path=a%00b\n", "path is not a percent-encoded name of 1 to 255 bytes" },
+		{ "revoke-bpf/1 add path=a b\n", "malformed field (expected key=value)" },
+		{ "revoke-bpf/1 add path=a%20b path=c\n", "field path given twice" },
+		{ "revoke-bpf/1 add path=/f ino=3\n", "path names the file sent with the request; it does not go with ino, dev or rdev" },
+		{ "revoke-bpf/1 del path=/f rdev=7:0 type=char\n", "path names the file sent with the request; it does not go with ino, dev or rdev" },
+		{ "revoke-bpf/1 list path=/f\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 unload dev=1:1\n", "this verb takes no fields" },
+		{ "revoke-bpf/1 add ino=1 spare=no\n", "spare is given once, as spare=yes" },
+		{ "revoke-bpf/1 add ino=1 spare=yes spare=yes\n", "spare is given once, as spare=yes" },
+		{ "revoke-bpf/1 del ino=1 spare=yes\n", "release, timeout_ms and spare are fields of add only" },
+	};
+	struct revoke_req r;
+	const char *why;
+	char name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		snprintf(name, sizeof(name), "rejects '%.40s' as: %s", bad[i].req,
+			 bad[i].why);
+		for (char *p = name; *p; p++)
+			if (*p == '\n')
+				*p = '|';
+		CHECK(name, parse(bad[i].req, &r, &why) == -EINVAL && why &&
+		      !strcmp(why, bad[i].why));
+	}
+	CHECK("rejects a NUL byte",
+	      revoke_req_parse("revoke-bpf/1 li\0t\n", 18, &r, &why) == -EINVAL &&
+	      !strcmp(why, "request contains a NUL byte"));
+	char big[REVOKE_REQ_MAX + 2];
+
+	memset(big, 'a', sizeof(big));
+	CHECK("rejects a request past the size limit",
+	      revoke_req_parse(big, sizeof(big), &r, &why) == -EINVAL &&
+	      !strcmp(why, "request too long"));
+}
+
+static void test_kv(void)
+{
+	char line[] = "dev=0:22 ino=3 denials=7";
+	char *cursor = line, *key, *val;
+	char buf[16];
+	int n = 0;
+
+	while ((val = revoke_kv_next(&cursor, &key)))
+		n++;
+	CHECK("kv_next walks three fields", n == 3 && cursor == NULL);
+	CHECK("kv_get finds a middle field",
+	      revoke_kv_get("dev=0:22 ino=3 denials=7", "ino", buf, sizeof(buf)) &&
+	      !strcmp(buf, "3"));
+	CHECK("kv_get does not match a key's prefix",
+	      !revoke_kv_get("inode=3", "ino", buf, sizeof(buf)));
+}
+
+static void test_rbuf(void)
+{
+	struct rbuf b = {};
+	int i;
+
+	for (i = 0; i < 10000; i++)
+		rbuf_printf(&b, "line %d\n", i);
+	CHECK("rbuf grows past its first allocation",
+	      !b.failed && b.len > 4096 && !strncmp(b.data + b.len - 10, "line 9999\n", 10));
+	rbuf_free(&b);
+}
+
+static void test_props(void)
+{
+	struct revoke_req req = { .verb = REVOKE_VERB_UEVENT };
+
+	CHECK("a udev property name is 1 to 63 of [A-Za-z0-9_]",
+	      revoke_prop_name_ok("ID_MODEL", 8) && revoke_prop_name_ok("net_x1", 6) &&
+	      !revoke_prop_name_ok("", 0) && !revoke_prop_name_ok("SEQ.NUM", 7) &&
+	      !revoke_prop_name_ok("A\0B", 3) &&
+	      revoke_prop_name_ok("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 63) &&
+	      !revoke_prop_name_ok("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", 64));
+	CHECK("a property value with a newline is refused, as no request could carry it",
+	      revoke_req_add_prop(&req, "ID_MODEL", 8, "a\nb") == -EINVAL &&
+	      req.nprops == 0 && revoke_req_add_prop(&req, "ID_MODEL", 8, "a\tb") == 0 &&
+	      req.nprops == 1);
+	CHECK("a property with a bad name is refused",
+	      revoke_req_add_prop(&req, "PATH.X", 6, "x") == -EINVAL && req.nprops == 1);
+	CHECK("a uevent's ACTION must be a lower-case word",
+	      revoke_req_uevent(&req, "remove", "block", "8", "0") == 0 &&
+	      revoke_req_uevent(&req, "Remove", "block", "8", "0") == -EINVAL &&
+	      revoke_req_uevent(&req, "", "block", "8", "0") == -EINVAL &&
+	      revoke_req_uevent(&req, "re move", "block", "8", "0") == -EINVAL);
+}
+
+int main(void)
+{
+	test_roundtrip();
+	test_path_roundtrip();
+	test_rdev_roundtrip();
+	test_accepts();
+	test_rejects();
+	test_kv();
+	test_rbuf();
+	test_props();
+	return tap_done();
+}

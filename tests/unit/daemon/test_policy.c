@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for src/daemon/policy.c: the device removal policy file, its
+ * line-numbered errors, and which rule a removed device matches.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/policy.h"
+#include "tap.h"
+
+static const char *const keys[] = { "SUBSYSTEM", "DEVNAME", "ID_VENDOR_ID" };
+static const char *const tty_vals[] = { "tty", "/dev/ttyUSB0", "0403" };
+static const char *const disk_vals[] = { "block", "/dev/sda", "1d6b" };
+static const struct uevent_props tty = { keys, tty_vals, 3 };
+static const struct uevent_props disk = { keys, disk_vals, 3 };
+
+static void test_valid(void)
+{
+	struct policy p = {};
+	char err[256] = "";
+	const struct policy_rule *r;
+
+	CHECK("an empty policy parses and matches nothing",
+	      policy_parse("", &p, err, sizeof(err)) == 0 && p.nrules == 0 &&
+	      !policy_match(&p, &tty));
+	CHECK("comments, blank lines and three rules parse",
+	      policy_parse("# devices\n\nrevoke subsystem=tty ID_VENDOR_ID=0403\n"
+			   "  revoke subsystem=block DEVNAME=/dev/sd* mode=deny # disks\n"
+			   "revoke mode=revoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.nrules == 3);
+	r = policy_match(&p, &tty);
+	CHECK("a tty with the vendor matches the first rule, mode release",
+	      r && r->line == 3 && r->mode == POLICY_RELEASE);
+	r = policy_match(&p, &disk);
+	CHECK("a disk matches the glob of the second rule, mode deny",
+	      r && r->line == 4 && r->mode == POLICY_DENY);
+	policy_free(&p);
+	CHECK("the source is udev unless the policy says netlink",
+	      policy_parse("revoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.source == POLICY_SOURCE_UDEV &&
+	      policy_parse("source netlink\nrevoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.source == POLICY_SOURCE_NETLINK && p.nrules == 1);
+	CHECK("holders are killed unless the policy says holders spare",
+	      policy_parse("revoke\n", &p, err, sizeof(err)) == 0 &&
+	      !p.spare_holders &&
+	      policy_parse("holders spare\nrevoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.spare_holders &&
+	      policy_parse("holders kill\n", &p, err, sizeof(err)) == 0 &&
+	      !p.spare_holders);
+	CHECK("signal=hup marks the rule",
+	      policy_parse("revoke subsystem=tty signal=hup mode=revoke\n", &p,
+			   err, sizeof(err)) == 0 && p.rules[0].hangup &&
+	      p.rules[0].mode == POLICY_REVOKE);
+	CHECK("a rule's missing property does not match",
+	      policy_parse("revoke ID_SERIAL=x\n", &p, err, sizeof(err)) == 0 &&
+	      !policy_match(&p, &tty));
+	policy_free(&p);
+}
+
+static void test_invalid(void)
+{
+	static const struct {
+		const char *text;
+		const char *err;
+	} bad[] = {
+		{ "holders\n", "line 1: holders must be kill or spare" },
+		{ "holders spare kill\n", "line 1: holders must be kill or spare" },
+		{ "holders maim\n", "line 1: holders must be kill or spare" },
+		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected source, holders or revoke)" },
+		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source, holders or revoke)" },
+		{ "revoke subsystem\n", "line 1: 'subsystem' is not KEY=VALUE" },
+		{ "revoke =tty\n", "line 1: '=tty' is not KEY=VALUE" },
+		{ "revoke mode=kill\n", "line 1: mode must be given once, as deny, revoke or release" },
+		{ "revoke mode=deny mode=deny\n", "line 1: mode must be given once, as deny, revoke or release" },
+		{ "revoke ID-VENDOR=1\n", "line 1: 'ID-VENDOR' is not a udev property name" },
+		{ "revoke a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1\n", "line 1: at most 8 conditions of at most 127 characters" },
+		{ "revoke subsystem=tty\r\n", "line 1: control character" },
+		{ "source\n", "line 1: source must be udev or netlink" },
+		{ "revoke signal=term\n", "line 1: signal must be given once, as hup" },
+		{ "revoke mode=deny signal=hup\n", "line 1: signal=hup needs mode revoke or release (deny only does not look for holders)" },
+		{ "source kernel\n", "line 1: source must be udev or netlink" },
+		{ "source udev netlink\n", "line 1: source must be udev or netlink" },
+	};
+	struct policy p = {};
+	char err[256], name[200];
+	size_t i;
+
+	policy_parse("revoke subsystem=tty\n", &p, err, sizeof(err));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		snprintf(name, sizeof(name), "refuses with \"%s\"", bad[i].err);
+		CHECK(name, policy_parse(bad[i].text, &p, err, sizeof(err)) == -EINVAL &&
+		      !strcmp(err, bad[i].err));
+	}
+	CHECK("after every refusal the policy in force is unchanged",
+	      p.nrules == 1 && policy_match(&p, &tty) && !policy_match(&p, &disk));
+	policy_free(&p);
+}
+
+static void test_load(void)
+{
+	char path[] = "/tmp/test_policy.XXXXXX", err[512];
+	struct policy p = {};
+	FILE *f;
+	int fd;
+
+	CHECK("a policy file that does not exist is an empty policy",
+	      policy_load("/nonexistent/policy.conf", &p, err, sizeof(err)) == 0 &&
+	      p.nrules == 0);
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("revoke subsystem=tty\nrevoke\tbad\n", f);
+	fclose(f);
+	snprintf(err, sizeof(err), "x");
+	CHECK("a bad file's error names the file and the line",
+	      policy_load(path, &p, err, sizeof(err)) == -EINVAL &&
+	      !strncmp(err, path, strlen(path)) &&
+	      !strcmp(err + strlen(path), ": line 2: 'bad' is not KEY=VALUE"));
+	unlink(path);
+	CHECK("a directory is refused with a reason",
+	      policy_load("/tmp", &p, err, sizeof(err)) < 0 && strstr(err, "/tmp: "));
+	policy_free(&p);
+}
+
+int main(void)
+{
+	test_valid();
+	test_invalid();
+	test_load();
+	return tap_done();
+}
