@@ -25,6 +25,8 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 #define XATTR "user.revoke"
 #define ACL_XATTR "system.posix_acl_access"
 /* a name of overlayfs's own, which revoke-bpf lets overlayfs read */
@@ -222,10 +224,7 @@ static int op_fstat(void)
 	return fstat(fd, &st);
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} ops[] = {
+static const struct helper_op ops[] = {
 	{ "getxattr", op_getxattr },
 	{ "fgetxattr", op_fgetxattr },
 	{ "set_ovl_xattr", op_set_ovl_xattr },
@@ -255,21 +254,7 @@ static const struct {
 
 static int run_op(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcmp(name, ops[i].name))
-			continue;
-		errno = 0;
-		if (ops[i].fn())
-			printf("%s: %s\n", name, strerrorname_np(errno));
-		else
-			printf("%s: ok\n", name);
-		fflush(stdout);
-		return 0;
-	}
-	fprintf(stderr, "attrprobe: unknown operation '%s'\n", name);
-	return -1;
+	return HELPER_RUN_OP("attrprobe", ops, name, NULL);
 }
 
 int main(int argc, char **argv)

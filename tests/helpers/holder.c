@@ -51,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 static int fd;
 static const char *mode;
 static int nmaps = 1;
@@ -59,22 +61,6 @@ static char **self_argv;
 static int exec_every_ms;
 static const char *sigtrap;
 
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void say(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	line[n++] = '\n';
-	if (write(1, line, (size_t)n) < 0)
-		_exit(3);
-}
 
 static const char *ename(int err)
 {

@@ -63,28 +63,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 #define TEXT_LEN 64
 
 static volatile char *map;
 static char stack_buf[8192] __attribute__((aligned(4096)));
 static int fifo_fd = -1;
 static unsigned char text_copy[TEXT_LEN];
-
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void say(const char *fmt, ...)
-{
-	char line[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-	va_end(ap);
-	line[n++] = '\n';
-	if (write(1, line, (size_t)n) < 0)
-		_exit(3);
-}
 
 static const char *ename(int err)
 {

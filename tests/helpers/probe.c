@@ -49,6 +49,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 static const char *path;
 static int fd;
 static int master = -1;		/* PATH /dev/ptmx: the master side */
@@ -673,10 +675,7 @@ static int open_pty(void)
 	return open(path, O_RDWR | O_NOCTTY);
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} ops[] = {
+static const struct helper_op ops[] = {
 	{ "open", op_open },
 	{ "read", op_read },
 	{ "write", op_write },
@@ -727,22 +726,7 @@ static const struct {
 
 static int run_op(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcmp(name, ops[i].name))
-			continue;
-		errno = 0;
-		verdict = NULL;
-		if (ops[i].fn())
-			printf("%s: %s\n", name, strerrorname_np(errno));
-		else
-			printf("%s: %s\n", name, verdict ? verdict : "ok");
-		fflush(stdout);
-		return 0;
-	}
-	fprintf(stderr, "probe: unknown operation '%s'\n", name);
-	return -1;
+	return HELPER_RUN_OP("probe", ops, name, &verdict);
 }
 
 /* --map: map the first page, and fork a child that shares the mapping. */

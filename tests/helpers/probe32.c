@@ -19,6 +19,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 static int fd;
 
 static int op_fionread(void)
@@ -42,10 +44,7 @@ static int op_read(void)
 	return read(fd, &c, 1) < 0 ? -1 : 0;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} ops[] = {
+static const struct helper_op ops[] = {
 	{ "fionread", op_fionread },
 	{ "figetbsz", op_figetbsz },
 	{ "read", op_read },
@@ -53,21 +52,7 @@ static const struct {
 
 static int run_op(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcmp(name, ops[i].name))
-			continue;
-		errno = 0;
-		if (ops[i].fn())
-			printf("%s: %s\n", name, strerrorname_np(errno));
-		else
-			printf("%s: ok\n", name);
-		fflush(stdout);
-		return 0;
-	}
-	fprintf(stderr, "probe32: unknown operation '%s'\n", name);
-	return -1;
+	return HELPER_RUN_OP("probe32", ops, name, NULL);
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "helper.h"
+
 static int src, dst;
 
 static int op_clone(void)
@@ -62,10 +64,7 @@ static int op_dedupe(void)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(void);
-} ops[] = {
+static const struct helper_op ops[] = {
 	{ "clone", op_clone },
 	{ "clone_range", op_clone_range },
 	{ "dedupe", op_dedupe },
@@ -73,19 +72,7 @@ static const struct {
 
 static int run_op(const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
-		if (strcmp(ops[i].name, name))
-			continue;
-		if (ops[i].fn())
-			printf("%s: %s\n", name, strerrorname_np(errno));
-		else
-			printf("%s: ok\n", name);
-		return 0;
-	}
-	fprintf(stderr, "reflink: unknown operation '%s'\n", name);
-	return -1;
+	return HELPER_RUN_OP("reflink", ops, name, NULL);
 }
 
 int main(int argc, char **argv)
