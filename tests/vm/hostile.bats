@@ -44,18 +44,7 @@ as_nobody() {
 	shift
 	"$ASUSER" 65534 "$HOSTILE" "$@" >"$out" 2>&1 3>&- &
 	HOLDER_PID=$!
-	wait_ready_line "$out"
-}
-
-wait_ready_line() {
-	local i
-	for i in $(seq 1 200); do
-		grep -q '^ready' "$1" && return 0
-		sleep 0.05
-	done
-	echo "no ready line in $1:" >&2
-	cat "$1" >&2
-	return 1
+	wait_ready_line "$out" "hostile $*"
 }
 
 # nobody_file: a new file uid 65534 may read and write; prints its path.

@@ -102,17 +102,25 @@ HOLDER=$REPO/build/tests/holder
 # start_holder OUT ARGS...: run "holder ARGS..." in the background, output
 # to OUT, and wait until it is set up; sets HOLDER_PID.
 start_holder() {
-	local out=$1 i
+	local out=$1
 	shift
 	# 3>&-: bats waits for every holder of its fd 3 before it goes on
 	"$HOLDER" "$@" >"$out" 2>&1 3>&- &
 	HOLDER_PID=$!
+	wait_ready_line "$out" "holder $*"
+}
+
+# wait_ready_line OUT WHAT: wait (10 s at most) until OUT has a line
+# starting "ready", the line a helper (holder, hostile) says once it is set
+# up; if none comes, say so for WHAT and show OUT on stderr, and fail.
+wait_ready_line() {
+	local i
 	for i in $(seq 1 200); do
-		grep -q '^ready' "$out" && return 0
+		grep -q '^ready' "$1" && return 0
 		sleep 0.05
 	done
-	echo "holder $* did not get ready:" >&2
-	cat "$out" >&2
+	echo "$2 did not get ready:" >&2
+	cat "$1" >&2
 	return 1
 }
 
