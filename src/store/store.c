@@ -36,6 +36,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "armed.h"
 #include "features.h"
 #include "store.h"
 #include "pins.h"
@@ -53,57 +54,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 }
 
 /**
- * store_count_keys() - how many entries a hash map holds
- * @map_fd: the map
- * @key_size: the size of its keys, at most 64 bytes
- * @count: the number
- *
- * Return: 0 or a negative errno.
- */
-int store_count_keys(int map_fd, size_t key_size, uint64_t *count)
-{
-	unsigned char key[64], next[64];
-	void *prev = NULL;
-
-	if (key_size > sizeof(key))
-		return -EINVAL;
-	*count = 0;
-	while (!bpf_map_get_next_key(map_fd, prev, next)) {
-		memcpy(key, next, key_size);
-		prev = key;
-		(*count)++;
-	}
-	return errno == ENOENT ? 0 : -errno;
-}
-
-/**
- * store_arm() - set the hooks' revoke_armed from the two counters
- * @rb: the daemon's handles
- *
- * Call it after every change of nr_revoked or nr_rdev: each bit of
- * revoke_armed is set while its counter is not zero, and while both are
- * zero every hook returns after reading it.
- *
- * Return: 0 or a negative errno.
- */
-int store_arm(struct store *rb)
-{
-	struct revoke_bpf_skel__bss bss = {};
-	struct revoke_rdev_state rs;
-	struct revoke_state st;
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
-	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
-		return -errno;
-	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
-			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
-	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
-		return -errno;
-	return 0;
-}
-
-/**
  * store_disarm() - make every hook allow everything, at once
  * @rb: the daemon's handles
  *
@@ -115,12 +65,7 @@ int store_arm(struct store *rb)
  */
 int store_disarm(struct store *rb)
 {
-	struct revoke_bpf_skel__bss bss = {};
-	__u32 zero = 0;
-
-	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
-		return -errno;
-	return 0;
+	return armed_clear(rb);
 }
 
 static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
@@ -526,7 +471,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	if (!ret)
 		ret = sync_filter(rb, err, errlen);
 	if (!ret) {
-		ret = store_arm(rb);
+		ret = armed_update(rb);
 		if (ret)
 			snprintf(err, errlen, "cannot set revoke_armed: %s",
 				 strerror(-ret));

@@ -67,10 +67,8 @@ int store_open(struct store *rb, const char *pin_dir,
 		    uint32_t max_entries, bool verbose, char *err, size_t errlen);
 void store_close(struct store *rb);
 int store_count_attached(const char *pin_dir);
-int store_arm(struct store *rb);
 int store_disarm(struct store *rb);
 const char *store_prog_state(const struct store *rb, int i);
-int store_count_keys(int map_fd, size_t key_size, uint64_t *count);
 int store_unload(const char *pin_dir);
 
 #endif /* REVOKE_BPF_LOAD_H */
