@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 
 #include "armed.h"
+#include "store.h"
 #include "device_set.h"
 
 static int read_count(struct store *rb, uint64_t *count)

@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 
 #include "armed.h"
+#include "store.h"
 #include "inode_set.h"
 
 /**
