@@ -558,3 +558,28 @@ int store_layout_share(const struct store *rb, struct bpf_map *map)
 {
 	return bpf_map__reuse_fd(map, rb->layout_fd);
 }
+
+/**
+ * store_reach_daemon() - tell the hooks which process is revoke-bpfd
+ * @rb: the daemon's handles
+ * @tgid: its process id
+ *
+ * Sets "revoke_reach" (struct revoke_reach_state, bpf/reach.bpf.h), so
+ * that the daemon's own TIOCVHANGUP on a revoked tty passes.
+ *
+ * Return: 0 or a negative errno.
+ */
+int store_reach_daemon(struct store *rb, uint32_t tgid)
+{
+	struct revoke_reach_state rs = { .daemon_tgid = tgid };
+	__u32 zero = 0;
+	int fd, ret = 0;
+
+	fd = revoke_pin_get(rb->pin_dir, "revoke_reach");
+	if (fd < 0)
+		return fd;
+	if (bpf_map_update_elem(fd, &zero, &rs, BPF_ANY))
+		ret = -errno;
+	close(fd);
+	return ret;
+}

@@ -79,6 +79,7 @@ struct ring_buffer *store_events_ring(const struct store *rb,
 				      ring_buffer_sample_fn fn, void *ctx);
 int store_layout_update(struct store *rb, bool builtin);
 int store_layout_share(const struct store *rb, struct bpf_map *map);
+int store_reach_daemon(struct store *rb, uint32_t tgid);
 
 /* What the other layers do with the sets: inode_set.c, device_set.c. */
 #include "inode_set.h"
