@@ -341,24 +341,31 @@ static void wait_all_stops(struct tracee *t, uint64_t deadline)
 	}
 }
 
+/* procfs_maps() callback: the bounds of the [vdso] mapping. */
+static int vdso_bounds(const struct procfs_mapping *m, void *arg)
+{
+	unsigned long *bounds = arg;
+
+	if (strcmp(m->name, "[vdso]"))
+		return 0;
+	bounds[0] = m->start;
+	bounds[1] = m->end;
+	return 1;
+}
+
 /* Find the address of a syscall instruction in the [vdso] mapping. */
 static int vdso_syscall_ip(struct tracee *t, unsigned long *ip)
 {
-	unsigned long start = 0, end = 0, a;
+	unsigned long bounds[2] = { 0, 0 }, start, end, a;
 	unsigned char buf[8192];
-	char path[64], line[512];
 	size_t len, i;
-	FILE *f;
+	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)t->tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[vdso]") &&
-		    sscanf(line, "%lx-%lx", &start, &end) == 2)
-			break;
-	fclose(f);
+	err = procfs_maps(t->tgid, vdso_bounds, bounds);
+	if (err < 0)
+		return err;
+	start = bounds[0];
+	end = bounds[1];
 	for (a = start; a && a < end; a += sizeof(buf)) {
 		len = end - a < sizeof(buf) ? end - a : sizeof(buf);
 		if (tracee_read(t, a, buf, len))
