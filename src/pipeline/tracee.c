@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pipeline.h"
 #include "procfs.h"
 #include "tracee.h"
 

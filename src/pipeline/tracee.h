@@ -97,7 +97,6 @@ int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 void tracee_detach(struct tracee *t);
 int tracee_insn_place(struct tracee *t);
 void tracee_insn_restore(struct tracee *t);
-int tracee_reap(void);
 
 /* Between tracee.c and tracee_syscall.c only. */
 uint64_t tracee_now_ns(void);

@@ -183,7 +183,8 @@ static int resume_until(struct tracee_thread *th, bool step, uint64_t deadline)
 		if (err)
 			return err;
 		err = step ? tracee_syscall_step_trap(th->tid, status) :
-			     WIFSTOPPED(status) && WSTOPSIG(status) == TRACEE_SYSCALL_STOP;
+			     WIFSTOPPED(status) &&
+			     WSTOPSIG(status) == TRACEE_SYSCALL_STOP;
 		if (err)
 			return err < 0 ? err : 0;
 		if (tracee_signal_stop(status) && th->nresend < TRACEE_MAX_RESEND)
