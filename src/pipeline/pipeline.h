@@ -149,6 +149,40 @@ void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
 			const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/**
+ * struct pipeline_rdev - "add rdev=" from before the deny to the end
+ *	(pipeline_rdev.c)
+ * @key: the device
+ * @set: its holders, found once, before the deny
+ * @found: 0 if @set was found, else why not (a negative errno)
+ * @prepared: pipeline_rdev_prepare() ran and @set is to be freed
+ * @discover_us: time spent finding @set
+ * @kernel_revoked: ttys hung up and evdev nodes revoked before the deny
+ * @pidfds: the holders to send SIGHUP to after the pipeline, or NULL
+ * @npidfds: their number
+ * @tty: the tty to hang up after the pipeline, if the device is one
+ */
+struct pipeline_rdev {
+	struct revoke_rdev_key key;
+	struct holder_set set;
+	int found;
+	bool prepared;
+	uint64_t discover_us;
+	unsigned int kernel_revoked;
+	int *pidfds;
+	size_t npidfds;
+	struct tty_hangup tty;
+};
+
+void pipeline_rdev_prepare(struct pipeline *pl,
+			   const struct revoke_rdev_key *key, bool hangup,
+			   struct pipeline_rdev *rd);
+void pipeline_rdev_cancel(struct pipeline_rdev *rd);
+int pipeline_rdev_run(struct pipeline *pl, struct pipeline_rdev *rd,
+		      const struct pipeline_opts *opts,
+		      struct pipeline_result *res);
+void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp);
+
 /* pipeline_report.c: the report of a run, in the answer and the log */
 void pipeline_report_lines(struct rbuf *resp,
 			   const struct pipeline_result *res);
