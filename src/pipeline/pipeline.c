@@ -263,7 +263,7 @@ void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
  * @res: the report
  */
 void pipeline_finish(const struct pipeline_opts *opts, uint64_t start,
-		   struct pipeline_result *res)
+		     struct pipeline_result *res)
 {
 	res->total_us = pipeline_now_us() - start;
 	if (res->rep.released || opts->release == REVOKE_RELEASE_YES)

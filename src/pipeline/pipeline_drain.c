@@ -76,7 +76,7 @@ static size_t count_running(const struct run *run,
  * DRAIN_WOKEN_MS to be seen doing either.
  */
 void pipeline_drain(struct run *run, const struct holder_work *work,
-		  size_t nwork, uint64_t deadline)
+		    size_t nwork, uint64_t deadline)
 {
 	struct timespec pause = { 0, DRAIN_POLL_MS * 1000000L };
 	uint64_t grace = pipeline_now_us() + DRAIN_WOKEN_MS * 1000;

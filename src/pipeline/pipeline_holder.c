@@ -189,7 +189,7 @@ static void handle_stop(struct run *run, struct holder_work *w,
  * @file: its file of the revoked inode
  */
 void pipeline_holder_handle(struct run *run, struct holder_work *w,
-			struct revoke_file *file)
+			    struct revoke_file *file)
 {
 	run->res->rep.holders++;
 	if (w->gone)
