@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "pipeline/holders.h"
 #include "common/key.h"
+#include "pipeline/pipeline.h"
 
 #define MAX_ROUNDS 101
 

@@ -84,7 +84,7 @@ static double ns_empty[MAX_LEVELS], ns_armed[MAX_LEVELS];
 struct hooks {
 	struct revoke_bpf_skel *ours;
 	__u64 *filter;			/* revoke_filter, mapped */
-	struct revoke_table table;	/* revoke_table, mapped */
+	struct inode_table table;	/* revoke_table, mapped */
 	struct empty_hook_bpf_skel *empty;
 	struct bpf_link *links[MAX_LINKS];
 	int nlinks;

@@ -19,10 +19,8 @@
 SEC("lsm/file_truncate")
 int BPF_PROG(revoke_file_truncate, struct file *file, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_FILE_TRUNCATE,
 			  REVOKE_OP_WRITE, 0);
 }
@@ -32,10 +30,8 @@ SEC("lsm/file_ioctl_compat")
 int BPF_PROG(revoke_file_ioctl_compat, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_ioctl(file, cmd, arg, armed, REVOKE_HOOK_FILE_IOCTL_COMPAT);
 }
 
@@ -48,10 +44,8 @@ SEC("lsm/kernel_read_file")
 int BPF_PROG(revoke_kernel_read_file, struct file *file,
 	     enum kernel_read_file_id id, bool contents, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_KERNEL_READ_FILE,
 			  REVOKE_OP_READ, id);
 }
@@ -61,10 +55,8 @@ SEC("lsm/kernel_post_read_file")
 int BPF_PROG(revoke_kernel_post_read_file, struct file *file, char *buf,
 	     loff_t size, enum kernel_read_file_id id, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_KERNEL_POST_READ_FILE,
 			  REVOKE_OP_READ, id);
 }
@@ -77,10 +69,8 @@ int BPF_PROG(revoke_kernel_post_read_file, struct file *file, char *buf,
 SEC("lsm/uring_cmd")
 int BPF_PROG(revoke_uring_cmd, struct io_uring_cmd *ioucmd, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(ioucmd->file, armed, REVOKE_HOOK_URING_CMD,
 			  REVOKE_OP_IOCTL, ioucmd->cmd_op);
 }
@@ -93,10 +83,8 @@ SEC("lsm/mmap_backing_file")
 int BPF_PROG(revoke_mmap_backing_file, struct vm_area_struct *vma,
 	     struct file *backing_file, struct file *user_file, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(backing_file, armed, REVOKE_HOOK_MMAP_BACKING_FILE,
 			  REVOKE_OP_MMAP, 0);
 }
@@ -111,10 +99,8 @@ SEC("lsm/file_send_sigiotask")
 int BPF_PROG(revoke_file_send_sigiotask, struct task_struct *tsk,
 	     struct fown_struct *fown, int sig, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	if (!bpf_core_field_exists(fown->file))
 		return 0;
 	return check_file(fown->file, armed, REVOKE_HOOK_FILE_SEND_SIGIOTASK,

@@ -17,12 +17,10 @@
 #define REVOKE_META_HOOKS_H
 
 /* Return -EIO if @dentry's inode is revoked, else 0. */
-static __always_inline int check_dentry(struct dentry *dentry, __u32 hook,
-					__u32 op)
+static __always_inline int check_dentry(struct dentry *dentry, __u32 armed,
+					__u32 hook, __u32 op)
 {
-	__u32 armed = revoke_armed;
-
-	if (!armed || !dentry)
+	if (!dentry)
 		return 0;
 	return check_inode(dentry->d_inode, armed, hook, op, 0);
 }
@@ -66,18 +64,19 @@ SEC("lsm/inode_getxattr")
 int BPF_PROG(revoke_inode_getxattr, struct dentry *dentry, const char *name,
 	     int ret)
 {
-	if (ret || !revoke_armed || ovl_own_xattr(name))
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_GETXATTR, REVOKE_OP_XATTR);
+	HOOK_PROLOGUE(ret, armed);
+	if (ovl_own_xattr(name))
+		return 0;
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_GETXATTR,
+			    REVOKE_OP_XATTR);
 }
 
 /* listxattr(2) and the like */
 SEC("lsm/inode_listxattr")
 int BPF_PROG(revoke_inode_listxattr, struct dentry *dentry, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_LISTXATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_LISTXATTR,
 			    REVOKE_OP_XATTR);
 }
 
@@ -88,9 +87,8 @@ int BPF_PROG(revoke_inode_setxattr, void *idmap, struct dentry *dentry,
 	     const char *name, const void *value, size_t size, int flags,
 	     int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_SETXATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_SETXATTR,
 			    REVOKE_OP_XATTR);
 }
 
@@ -99,9 +97,8 @@ SEC("lsm/inode_removexattr")
 int BPF_PROG(revoke_inode_removexattr, void *idmap, struct dentry *dentry,
 	     const char *name, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_REMOVEXATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_REMOVEXATTR,
 			    REVOKE_OP_XATTR);
 }
 
@@ -115,9 +112,8 @@ SEC("lsm/inode_setattr")
 int BPF_PROG(revoke_inode_setattr, void *idmap, struct dentry *dentry,
 	     struct iattr *attr, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_SETATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_SETATTR,
 			    REVOKE_OP_SETATTR);
 }
 
@@ -126,9 +122,8 @@ SEC("lsm/inode_setattr")
 int BPF_PROG(revoke_inode_setattr_6_1, struct dentry *dentry,
 	     struct iattr *attr, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_SETATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_SETATTR,
 			    REVOKE_OP_SETATTR);
 }
 
@@ -140,27 +135,26 @@ SEC("lsm/inode_get_acl")
 int BPF_PROG(revoke_inode_get_acl, void *idmap, struct dentry *dentry,
 	     const char *acl_name, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_GET_ACL, REVOKE_OP_XATTR);
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_GET_ACL,
+			    REVOKE_OP_XATTR);
 }
 
 SEC("lsm/inode_set_acl")
 int BPF_PROG(revoke_inode_set_acl, void *idmap, struct dentry *dentry,
 	     const char *acl_name, void *kacl, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_SET_ACL, REVOKE_OP_XATTR);
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_SET_ACL,
+			    REVOKE_OP_XATTR);
 }
 
 SEC("lsm/inode_remove_acl")
 int BPF_PROG(revoke_inode_remove_acl, void *idmap, struct dentry *dentry,
 	     const char *acl_name, int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_REMOVE_ACL,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_REMOVE_ACL,
 			    REVOKE_OP_XATTR);
 }
 
@@ -172,9 +166,8 @@ SEC("lsm/inode_file_getattr")
 int BPF_PROG(revoke_inode_file_getattr, struct dentry *dentry, void *fa,
 	     int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_FILE_GETATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_FILE_GETATTR,
 			    REVOKE_OP_SETATTR);
 }
 
@@ -182,9 +175,8 @@ SEC("lsm/inode_file_setattr")
 int BPF_PROG(revoke_inode_file_setattr, struct dentry *dentry, void *fa,
 	     int ret)
 {
-	if (ret)
-		return ret;
-	return check_dentry(dentry, REVOKE_HOOK_INODE_FILE_SETATTR,
+	HOOK_PROLOGUE(ret, armed);
+	return check_dentry(dentry, armed, REVOKE_HOOK_INODE_FILE_SETATTR,
 			    REVOKE_OP_SETATTR);
 }
 

@@ -46,31 +46,6 @@ struct {
 	__type(value, struct revoke_reach_state);
 } revoke_reach SEC(".maps");
 
-/*
- * Deny if device @rdev of @type is revoked for @file (as check_rdev()
- * does for a node of that number); report it as @shown.
- */
-static __always_inline int deny_rdev(struct file *file, __u32 rdev, __u32 type,
-				     const struct revoke_key *shown,
-				     __u32 armed, __u32 hook, __u32 op,
-				     __u64 arg)
-{
-	struct revoke_rdev_key rk = { .rdev = rdev, .type = type };
-	struct revoke_rdev_val *val;
-	struct revoke_state *st;
-
-	if (!(armed & REVOKE_ARMED_DEVICES))
-		return 0;
-	val = bpf_map_lookup_elem(&revoked_rdev, &rk);
-	if (!val || new_device_file(file, hook, val))
-		return 0;
-	__sync_fetch_and_add(&val->denials, 1);
-	st = state();
-	if (st)
-		report(st, shown, hook, op, arg);
-	return -EIO;
-}
-
 /* The daemon's own TIOCVHANGUP, which it makes after the deny. */
 static __always_inline bool daemon_hangup(struct inode *inode, __u32 hook,
 					  __u64 arg)
@@ -147,7 +122,7 @@ static __always_inline int check_tty(struct file *file, struct inode *inode,
 	major = BPF_CORE_READ(drv, major);
 	minor = BPF_CORE_READ(drv, minor_start) + BPF_CORE_READ(tty, index);
 	inode_key(inode, &shown);
-	ret = deny_rdev(file, REACH_KDEV(major, minor), REVOKE_RDEV_CHAR, &shown,
+	ret = deny_device(file, REACH_KDEV(major, minor), REVOKE_RDEV_CHAR, &shown,
 			armed, hook, op, arg);
 	if (ret || major != UNIX98_PTY_SLAVE_MAJOR)
 		return ret;
@@ -206,7 +181,7 @@ static __always_inline int check_loop_ioctl(struct file *file,
 	inode_key_read(bi, &key);
 	mode = BPF_CORE_READ(bi, i_mode) & S_IFMT;
 	if (mode == S_IFBLK || mode == S_IFCHR) {
-		ret = deny_rdev(backing, BPF_CORE_READ(bi, i_rdev),
+		ret = deny_device(backing, BPF_CORE_READ(bi, i_rdev),
 				mode == S_IFBLK ? REVOKE_RDEV_BLOCK :
 						  REVOKE_RDEV_CHAR,
 				&key, armed, REVOKE_HOOK_FILE_IOCTL,

@@ -4,15 +4,15 @@
  * operation on a revoked inode with -EIO.
  *
  * An inode is revoked while its (filesystem device, inode number) is in
- * the revoked set, "revoke_table" (a cuckoo hash table in an array, see
- * revoke_bpf.h).  revoke-bpfd fills the set; these programs read it, count
- * denials, report each one through a ring buffer, and free the entry of
- * an inode that is deleted and freed (so that a new file that reuses the
- * number is not denied).
+ * the inode set (inode_set.bpf.h), a device while its number is in the
+ * device set (device_set.bpf.h).  revoke-bpfd fills the sets; these
+ * programs read them, count denials, report each one through a ring
+ * buffer, and free the entry of an inode that is deleted and freed (so
+ * that a new file that reuses the number is not denied).
  *
- * Each hook first honours an earlier LSM's verdict (a non-zero @ret is
- * returned unchanged), then takes the fast path: while nothing is revoked
- * it returns after a single load, of the global revoke_armed; while
+ * Each hook opens with HOOK_PROLOGUE: an earlier LSM's verdict (a
+ * non-zero @ret) is returned unchanged, and while nothing is revoked the
+ * hook returns after a single load, of the global revoke_armed; while
  * something is, a file whose bit in revoke_filter is clear (nearly every
  * file) returns after one more array load, without a lookup in the set.
  */
@@ -22,6 +22,8 @@
 #include <bpf/bpf_core_read.h>
 #include "revoke_bpf.h"
 #include "inode_key.bpf.h"
+#include "inode_set.bpf.h"
+#include "device_set.bpf.h"
 
 #define EIO 5
 #define MAY_WRITE 0x2
@@ -41,80 +43,13 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/*
- * The revoked set: a head and a power-of-two number of buckets (see
- * revoke_bpf.h); revoke-bpfd sizes it before the load.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct revoke_bucket);
-} revoke_table SEC(".maps");
-
+/* The inode set's counter, nr_revoked, and the hooks' statistics. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct revoke_state);
 } revoke_state SEC(".maps");
-
-/* See REVOKE_FILTER_WORDS in revoke_bpf.h; written by the daemon only. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, REVOKE_FILTER_WORDS);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, __u64);
-} revoke_filter SEC(".maps");
-
-/* What the pipeline did per entry; read by list, never by the hooks. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, REVOKE_MAX_ENTRIES_DEFAULT);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct revoke_key);
-	__type(value, struct revoke_report);
-} revoke_reports SEC(".maps");
-
-/* The name each entry was added by, for list; read by the daemon only. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, REVOKE_MAX_ENTRIES_DEFAULT);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct revoke_key);
-	__type(value, struct revoke_name);
-} revoke_names SEC(".maps");
-
-/* Revoked devices, by number (revoke-bpf add --rdev); see revoke_bpf.h. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, REVOKE_RDEV_ENTRIES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, struct revoke_rdev_key);
-	__type(value, struct revoke_rdev_val);
-} revoked_rdev SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct revoke_rdev_state);
-} revoke_rdev_state SEC(".maps");
-
-/*
- * Files (by struct file address) opened after their revoked device went
- * away: they reach the new device with the same number, and work.  An
- * entry lives as long as its file (file_free_security drops it).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, REVOKE_RDEV_FILES);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);
-	__type(value, __u64);		/* the entry's removed_ns at the open */
-} rdev_files SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -128,110 +63,21 @@ struct {
  */
 __u32 revoke_armed;
 
+/*
+ * The opening of every hook with a verdict: the verdict of an earlier LSM
+ * (@ret non-zero) stands, and while nothing is revoked the hook allows
+ * after this one load.  Declares @armed, revoke_armed as the hook read it.
+ */
+#define HOOK_PROLOGUE(ret, armed)					\
+	__u32 armed = revoke_armed;					\
+	if ((ret) || !armed)						\
+		return (ret)
+
 static __always_inline struct revoke_state *state(void)
 {
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(&revoke_state, &zero);
-}
-
-/* Is @key's filter bit set?  If not, @key is not in the revoked set. */
-static __always_inline bool filter_may_hold(const struct revoke_key *key)
-{
-	__u32 bit = revoke_filter_bit(key->dev, key->ino);
-	__u32 word = revoke_filter_word(bit);
-	__u64 *w;
-
-	w = bpf_map_lookup_elem(&revoke_filter, &word);
-	return w && (*w & revoke_filter_mask(bit));
-}
-
-/* A load the compiler may neither drop, repeat nor move. */
-static __always_inline __u64 load_once(const __u64 *p)
-{
-	return *(const volatile __u64 *)p;
-}
-
-static __always_inline struct revoke_bucket *table_bucket(__u32 i)
-{
-	__u32 element = i + 1;
-
-	return bpf_map_lookup_elem(&revoke_table, &element);
-}
-
-/*
- * The slot of @key in bucket @b, or -1; *@word is its word.  A slot whose
- * word changed while its ino was read is no match (it was being reused).
- */
-static __always_inline int bucket_slot(struct revoke_bucket *b,
-				       const struct revoke_key *key,
-				       __u64 *word)
-{
-	__u64 w;
-	int s;
-
-#pragma unroll
-	for (s = 0; s < REVOKE_BUCKET_SLOTS; s++) {
-		w = load_once(&b->word[s]);
-		if (!(w & REVOKE_SLOT_LIVE) || (__u32)w != key->dev)
-			continue;
-		if (load_once(&b->ino[s]) != key->ino)
-			continue;
-		if (load_once(&b->word[s]) == w) {
-			*word = w;
-			return s;
-		}
-	}
-	return -1;
-}
-
-/* One look in both of @key's buckets: its slot, or -1. */
-static __always_inline int table_look(struct inode_table_head *head,
-				      const struct revoke_key *key, __u64 hash,
-				      struct revoke_bucket **bucket, __u64 *word)
-{
-	__u64 mask = load_once(&head->mask);
-	struct revoke_bucket *b;
-	int s;
-
-	b = table_bucket(inode_table_first(hash, mask));
-	s = b ? bucket_slot(b, key, word) : -1;
-	if (s < 0) {
-		b = table_bucket(inode_table_second(hash, mask));
-		s = b ? bucket_slot(b, key, word) : -1;
-	}
-	*bucket = b;
-	return s;
-}
-
-/*
- * Look @key up: return its slot and set *@bucket and *@word, or return
- * -1.  A miss while the daemon moved keys between buckets (the head's
- * moves changed) is looked at again.  The loops are unrolled: the
- * verifier sees straight code.
- */
-static __always_inline int table_find(const struct revoke_key *key,
-				      struct revoke_bucket **bucket,
-				      __u64 *word)
-{
-	__u64 hash = inode_table_hash(key->dev, key->ino), moves;
-	struct inode_table_head *head;
-	__u32 zero = 0;
-	int try, s;
-
-	head = bpf_map_lookup_elem(&revoke_table, &zero);
-	if (!head)
-		return -1;
-#pragma unroll
-	for (try = 0; try < REVOKE_TABLE_TRIES; try++) {
-		moves = load_once(&head->moves);
-		s = table_look(head, key, hash, bucket, word);
-		if (s >= 0)
-			return s;
-		if (load_once(&head->moves) == moves)
-			break;
-	}
-	return -1;
 }
 
 /* What a file_permission @mask asks for, as an event's op. */
@@ -272,24 +118,14 @@ static __always_inline void report(struct revoke_state *st,
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/*
- * Return -EIO if @key is revoked, else 0, and report the denial; @armed
- * is revoke_armed as the hook read it.
- */
+/* Return -EIO if @key is revoked, else 0, and report the denial. */
 static __always_inline int check_key(const struct revoke_key *key, __u32 hook,
 				     __u32 op, __u64 arg)
 {
-	struct revoke_bucket *b;
 	struct revoke_state *st;
-	__u64 word;
-	int s;
 
-	if (!filter_may_hold(key))
+	if (!inode_set_deny(key))
 		return 0;
-	s = table_find(key, &b, &word);
-	if (s < 0)
-		return 0;
-	__sync_fetch_and_add(&b->denials[s & (REVOKE_BUCKET_SLOTS - 1)], 1);
 	st = state();
 	if (st)
 		report(st, key, hook, op, arg);
@@ -321,66 +157,48 @@ static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
 }
 
 /*
- * The revoked device entry of @inode, if it is a device special file and
- * some device is revoked; fill @key with @inode's identity for reports.
+ * Return -EIO if device @rdev of @type (REVOKE_RDEV_*) is revoked for
+ * @file: opened before the device went away, or at any time while it
+ * has not gone yet; report it as @shown.
  */
-static __always_inline struct revoke_rdev_val *
-rdev_entry(struct inode *inode, struct revoke_key *key)
+static __always_inline int deny_device(struct file *file, __u32 rdev,
+				       __u32 type,
+				       const struct revoke_key *shown,
+				       __u32 armed, __u32 hook, __u32 op,
+				       __u64 arg)
 {
-	struct revoke_rdev_key rk = {};
-	__u32 fmt;
-
-	fmt = inode->i_mode & S_IFMT;
-	if (fmt != S_IFCHR && fmt != S_IFBLK)
-		return NULL;
-	rk.rdev = inode->i_rdev;
-	rk.type = fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
-	inode_key(inode, key);
-	return bpf_map_lookup_elem(&revoked_rdev, &rk);
-}
-
-/*
- * Is @file, of a revoked device's number, one that works: opened after
- * the device went away, so it reaches whatever has that number now?  On
- * open (@hook file_open) it is remembered here with the removal's stamp;
- * if it cannot be (rdev_files full) it is denied like an old one.
- */
-static __always_inline bool new_device_file(struct file *file, __u32 hook,
-					    const struct revoke_rdev_val *val)
-{
-	__u64 addr = (__u64)file, stamp = val->removed_ns;
-	__u64 *opened_after;
-
-	if (!stamp)
-		return false;	/* not gone yet: every file is denied */
-	if (hook == REVOKE_HOOK_FILE_OPEN)
-		return !bpf_map_update_elem(&rdev_files, &addr, &stamp, BPF_ANY);
-	opened_after = bpf_map_lookup_elem(&rdev_files, &addr);
-	return opened_after && *opened_after == stamp;
-}
-
-/*
- * Return -EIO if @file refers to a revoked device: opened before the
- * device went away, or at any time while it has not gone yet.
- */
-static __always_inline int check_rdev(struct file *file, struct inode *inode,
-				      __u32 armed, __u32 hook, __u32 op,
-				      __u64 arg)
-{
-	struct revoke_key key = {};
 	struct revoke_rdev_val *val;
 	struct revoke_state *st;
 
 	if (!(armed & REVOKE_ARMED_DEVICES))
 		return 0;
-	val = rdev_entry(inode, &key);
-	if (!val || new_device_file(file, hook, val))
+	val = device_set_find(rdev, type);
+	if (!val || device_set_new_file(file, hook, val))
 		return 0;
 	__sync_fetch_and_add(&val->denials, 1);
 	st = state();
 	if (st)
-		report(st, &key, hook, op, arg);
+		report(st, shown, hook, op, arg);
 	return -EIO;
+}
+
+/* The same for @file, if @inode, its inode, is a device special file. */
+static __always_inline int check_rdev(struct file *file, struct inode *inode,
+				      __u32 armed, __u32 hook, __u32 op,
+				      __u64 arg)
+{
+	struct revoke_key key = {};
+	__u32 fmt;
+
+	if (!(armed & REVOKE_ARMED_DEVICES))
+		return 0;
+	fmt = inode->i_mode & S_IFMT;
+	if (fmt != S_IFCHR && fmt != S_IFBLK)
+		return 0;
+	inode_key(inode, &key);
+	return deny_device(file, inode->i_rdev,
+			   fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK,
+			   &key, armed, hook, op, arg);
 }
 
 #include "reach.bpf.h"
@@ -433,10 +251,8 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 SEC("lsm/file_permission")
 int BPF_PROG(revoke_file_permission, struct file *file, int mask, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_FILE_PERMISSION, 0,
 			  (__u32)mask);
 }
@@ -445,10 +261,8 @@ SEC("lsm/mmap_file")
 int BPF_PROG(revoke_mmap_file, struct file *file, unsigned long reqprot,
 	     unsigned long prot, unsigned long flags, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_MMAP_FILE, REVOKE_OP_MMAP,
 			  prot);
 }
@@ -472,20 +286,16 @@ SEC("lsm/file_ioctl")
 int BPF_PROG(revoke_file_ioctl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_ioctl(file, cmd, arg, armed, REVOKE_HOOK_FILE_IOCTL);
 }
 
 SEC("lsm/file_open")
 int BPF_PROG(revoke_file_open, struct file *file, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_FILE_OPEN, REVOKE_OP_OPEN,
 			  file->f_flags);
 }
@@ -494,10 +304,8 @@ int BPF_PROG(revoke_file_open, struct file *file, int ret)
 SEC("lsm/file_lock")
 int BPF_PROG(revoke_file_lock, struct file *file, unsigned int cmd, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(file, armed, REVOKE_HOOK_FILE_LOCK, REVOKE_OP_LOCK,
 			  cmd);
 }
@@ -512,10 +320,8 @@ SEC("lsm/file_fcntl")
 int BPF_PROG(revoke_file_fcntl, struct file *file, unsigned int cmd,
 	     unsigned long arg, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	switch (cmd) {
 	case F_DUPFD:
 	case F_DUPFD_CLOEXEC:
@@ -533,10 +339,8 @@ SEC("lsm/file_mprotect")
 int BPF_PROG(revoke_file_mprotect, struct vm_area_struct *vma,
 	     unsigned long reqprot, unsigned long prot, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	return check_file(vma->vm_file, armed, REVOKE_HOOK_FILE_MPROTECT,
 			  REVOKE_OP_MMAP, prot);
 }
@@ -545,12 +349,11 @@ int BPF_PROG(revoke_file_mprotect, struct vm_area_struct *vma,
 SEC("lsm/path_truncate")
 int BPF_PROG(revoke_path_truncate, const struct path *path, int ret)
 {
-	__u32 armed = revoke_armed;
-	struct inode *inode = path->dentry->d_inode;
+	struct inode *inode;
 	int err;
 
-	if (ret || !armed)
-		return ret;
+	HOOK_PROLOGUE(ret, armed);
+	inode = path->dentry->d_inode;
 	err = check_inode(inode, armed, REVOKE_HOOK_PATH_TRUNCATE,
 			  REVOKE_OP_WRITE, 0);
 	if (err || !inode)
@@ -568,10 +371,8 @@ int BPF_PROG(revoke_path_truncate, const struct path *path, int ret)
 SEC("lsm/file_receive")
 int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 {
-	__u32 armed = revoke_armed;
+	HOOK_PROLOGUE(ret, armed);
 
-	if (ret || !armed)
-		return ret;
 	/*
 	 * An O_PATH descriptor reads, writes, maps and reopens nothing
 	 * without passing file_open or the hooks above: it passes, so that
@@ -585,37 +386,6 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
 
 #include "extra_hooks.bpf.h"
 #include "meta_hooks.bpf.h"
-
-/*
- * Free @key's slot, as inode_table_delete() does; true if this did.  A
- * key the daemon moved meanwhile may have a copy in its other bucket, so
- * the lookup is made again until no move happened during it.
- */
-static __always_inline bool table_free(const struct revoke_key *key)
-{
-	__u64 hash = inode_table_hash(key->dev, key->ino), moves, word;
-	struct inode_table_head *head;
-	struct revoke_bucket *b;
-	bool freed = false;
-	__u32 zero = 0;
-	int try, s;
-
-	head = bpf_map_lookup_elem(&revoke_table, &zero);
-	if (!head)
-		return false;
-#pragma unroll
-	for (try = 0; try < REVOKE_TABLE_TRIES; try++) {
-		moves = load_once(&head->moves);
-		s = table_look(head, key, hash, &b, &word);
-		if (s >= 0)
-			freed |= __sync_val_compare_and_swap(
-					&b->word[s & (REVOKE_BUCKET_SLOTS - 1)],
-					word, word & ~REVOKE_SLOT_LIVE) == word;
-		if (load_once(&head->moves) == moves)
-			break;
-	}
-	return freed;
-}
 
 /*
  * An inode is being freed.  If it has no links left it is gone for good,
@@ -635,11 +405,8 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 	if (!st)
 		return 0;
 	inode_key(inode, &key);
-	if (table_free(&key)) {
-		bpf_map_delete_elem(&revoke_reports, &key);
-		bpf_map_delete_elem(&revoke_names, &key);
+	if (inode_set_drop(&key))
 		__sync_fetch_and_add(&st->freed, 1);
-	}
 	return 0;
 }
 
@@ -647,9 +414,7 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 SEC("lsm/file_free_security")
 int BPF_PROG(revoke_file_free, struct file *file)
 {
-	__u64 addr = (__u64)file;
-
 	if (revoke_armed & REVOKE_ARMED_DEVICES)
-		bpf_map_delete_elem(&rdev_files, &addr);
+		device_set_forget_file(file);
 	return 0;
 }

@@ -351,35 +351,16 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	const char *cause = req->cause[0] ? req->cause : "admin";
 	struct pipeline_opts opts = pipeline_opts_of(d, req);
 	struct pipeline_result res;
-	unsigned int hungup = 0;
+	struct pipeline_rdev rd = {};
 	enum revoke_change change;
-	struct holder_set set;
-	struct tty_hangup th = {};
-	int *pidfds = NULL;
-	size_t npidfds = 0;
 	char what[64];
 	int err;
 
-	if (act.pipeline && d->pipeline.ready &&
-	    !holders_find_rdev(&d->pipeline.holders, &key, &set)) {
-		hungup = kernel_revoke_holders(&set, &key);
-		if (act.hangup) {
-			pidfds = kernel_hangup_prepare(&set);
-			npidfds = set.nr;
-		}
-		holder_set_free(&set);
-	}
-	if (act.pipeline) {
-		tty_prepare_rdev(&th, d->pipeline.ready ? &d->pipeline.holders :
-				 NULL, &key);
-		/* a tty held by its name was hung up just now */
-		th.hungup = th.is_tty && hungup;
-	}
+	if (act.pipeline)
+		pipeline_rdev_prepare(&d->pipeline, &key, act.hangup, &rd);
 	err = device_set_add(&d->rb, &key, cause, req->removed, &change);
-	if (err) {
-		kernel_hangup_cancel(pidfds, npidfds);
-		tty_hangup_cancel(&th);
-	}
+	if (err)
+		pipeline_rdev_cancel(&rd);
 	if (err == -ENOSPC) {
 		resp_err(resp, ENOSPC, "the revoked device set is full (%u "
 			 "entries); del a device first", REVOKE_RDEV_ENTRIES);
@@ -395,20 +376,14 @@ static int add_rdev(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, "ok %s\n", change_words[change]);
 	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
-		    revoke_rdev_type_name(key.type), hungup);
+		    revoke_rdev_type_name(key.type), rd.kernel_revoked);
 	if (!act.pipeline)
 		return 0;	/* no pidfds were taken either */
-	err = pipeline_run_rdev(&d->pipeline, &key, &opts, &res);
+	err = pipeline_rdev_run(&d->pipeline, &rd, &opts, &res);
 	resp_pipeline(resp, err, &res);
 	if (!err)
 		pipeline_report_lines(resp, &res);
-	tty_hangup_finish(&th);
-	tty_hangup_report(resp, &th);
-	if (pidfds)
-		fprintf(stderr, "revoke-bpfd: rdev=%u:%u: SIGHUP sent to %u "
-			"holders\n", revoke_kdev_major(key.rdev),
-			revoke_kdev_minor(key.rdev),
-			kernel_hangup_send(pidfds, npidfds));
+	pipeline_rdev_finish(&rd, resp);
 	if (err)
 		return 0;
 	snprintf(what, sizeof(what), "rdev=%u:%u", revoke_kdev_major(key.rdev),

@@ -43,6 +43,7 @@
 
 #include "common/key.h"
 #include "loopdev.h"
+#include "pipeline.h"
 #include "store/device_set.h"
 
 #define LOOP_MAJOR 7

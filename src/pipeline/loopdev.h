@@ -12,8 +12,9 @@
 
 #include "store/store.h"
 #include "common/ctl_proto.h"
-#include "pipeline.h"
 #include "revoke_bpf.h"
+
+struct pipeline;
 
 #define LOOPDEV_MAX 64
 

@@ -5,6 +5,9 @@
  * series' fops_substitute().
  *
  *	find holders -> wake waiters -> replace mappings -> release -> drain
+ *
+ * The folder's one public header: what other folders (the daemon, the
+ * benchmarks, the tests) use of it.  The headers beside it are its own.
  */
 #ifndef REVOKE_PIPELINE_H
 #define REVOKE_PIPELINE_H
@@ -17,8 +20,9 @@
 #include "store/store.h"
 #include "common/ctl_proto.h"
 #include "holders.h"
-#include "pipeline_uring.h"
+#include "loopdev.h"
 #include "revoke_bpf.h"
+#include "tty.h"
 
 /**
  * struct pipeline_opts - what one run does
@@ -79,6 +83,21 @@ struct pipeline_kill {
 };
 
 /**
+ * struct pipeline_ring - what was taken away from one ring
+ *	(pipeline_uring.c)
+ * @pid: the process whose descriptor of the ring was used
+ * @fd: that descriptor
+ * @files: fixed-file slots emptied
+ * @buffers: registered buffers replaced by an empty one
+ */
+struct pipeline_ring {
+	pid_t pid;
+	int fd;
+	unsigned int files;
+	unsigned int buffers;
+};
+
+/**
  * struct pipeline_result - the report of one run
  * @rep: the counts, as stored in the revoke_reports map
  * @fail: the failures (some settled by the policy: see @rep.failed)
@@ -130,17 +149,48 @@ void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
 			const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/* Between pipeline.c and pipeline_policy.c only. */
-void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
-		      const struct holder_set *set,
-		      const struct pipeline_opts *opts, uint64_t start,
+/**
+ * struct pipeline_rdev - "add rdev=" from before the deny to the end
+ *	(pipeline_rdev.c)
+ * @key: the device
+ * @set: its holders, found once, before the deny
+ * @found: 0 if @set was found, else why not (a negative errno)
+ * @prepared: pipeline_rdev_prepare() ran and @set is to be freed
+ * @discover_us: time spent finding @set
+ * @kernel_revoked: ttys hung up and evdev nodes revoked before the deny
+ * @pidfds: the holders to send SIGHUP to after the pipeline, or NULL
+ * @npidfds: their number
+ * @tty: the tty to hang up after the pipeline, if the device is one
+ */
+struct pipeline_rdev {
+	struct revoke_rdev_key key;
+	struct holder_set set;
+	int found;
+	bool prepared;
+	uint64_t discover_us;
+	unsigned int kernel_revoked;
+	int *pidfds;
+	size_t npidfds;
+	struct tty_hangup tty;
+};
+
+void pipeline_rdev_prepare(struct pipeline *pl,
+			   const struct revoke_rdev_key *key, bool hangup,
+			   struct pipeline_rdev *rd);
+void pipeline_rdev_cancel(struct pipeline_rdev *rd);
+int pipeline_rdev_run(struct pipeline *pl, struct pipeline_rdev *rd,
+		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res);
-int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
-		    const struct pipeline_opts *opts, uint64_t start,
-		    struct pipeline_result *res);
-void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
-		   const char *step, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-uint64_t pipeline_now_us(void);
+void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp);
+
+/* pipeline_report.c: the report of a run, in the answer and the log */
+void pipeline_report_lines(struct rbuf *resp,
+			   const struct pipeline_result *res);
+void pipeline_report_log(const struct pipeline_result *res);
+int pipeline_report_merge(struct pipeline_result *sum,
+			  const struct pipeline_result *res);
+
+/* tracee.c: let go threads that stopped late; from the main loop */
+int tracee_reap(void);
 
 #endif /* REVOKE_PIPELINE_H */

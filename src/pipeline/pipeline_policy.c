@@ -46,7 +46,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "pipeline.h"
+#include "pipeline_run.h"
 
 #define PASSES_HANDLED 4
 #define PASSES_MAX 64

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline_report.h"
+#include "pipeline.h"
 
 static void comm_field(struct rbuf *resp, const char *comm)
 {

@@ -15,20 +15,6 @@
 
 struct pipeline_result;
 
-/**
- * struct pipeline_ring - what was taken away from one ring
- * @pid: the process whose descriptor of the ring was used
- * @fd: that descriptor
- * @files: fixed-file slots emptied
- * @buffers: registered buffers replaced by an empty one
- */
-struct pipeline_ring {
-	pid_t pid;
-	int fd;
-	unsigned int files;
-	unsigned int buffers;
-};
-
 void pipeline_uring_take(struct pipeline_result *res, struct tracee *t,
 			 const struct holder_ring *rings, size_t n);
 

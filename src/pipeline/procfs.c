@@ -2,10 +2,13 @@
 /*
  * procfs.c - one field of a /proc/PID/stat or /proc/PID/task/TID/stat
  * file, found past the command name, which may hold spaces and
- * parentheses.
+ * parentheses; and the mappings of /proc/PID/maps, one at a time.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -49,4 +52,49 @@ int procfs_stat_field(const char *path, int field, char *out, size_t len)
 	memcpy(out, p, n);
 	out[n] = '\0';
 	return 0;
+}
+
+/* Parse one line of a maps file into @m; false if it is no mapping. */
+static bool maps_line(char *line, struct procfs_mapping *m)
+{
+	int name = 0;
+
+	if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu %n", &m->start, &m->end,
+		   m->perms, &m->offset, &m->dev_major, &m->dev_minor,
+		   &m->inode, &name) < 7 || !name)
+		return false;
+	line[strcspn(line, "\n")] = '\0';
+	m->name = line + name;
+	return true;
+}
+
+/**
+ * procfs_maps() - call @fn on every mapping of a process
+ * @pid: the process
+ * @fn: called per mapping, in address order; non-zero stops the walk
+ * @arg: passed to @fn
+ *
+ * Lines that do not parse are skipped.
+ *
+ * Return: what @fn returned to stop the walk, 0 if it went to the end,
+ * or a negative errno if the file cannot be read.
+ */
+int procfs_maps(pid_t pid, procfs_maps_fn fn, void *arg)
+{
+	struct procfs_mapping m;
+	char path[64], *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!ret && getline(&line, &cap, f) > 0)
+		if (maps_line(line, &m))
+			ret = fn(&m, arg);
+	free(line);
+	fclose(f);
+	return ret;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tracee.c - stop a whole process with ptrace, run system calls in it,
- * and let it go exactly as it was (see tracee.h).
+ * tracee.c - stop a whole process with ptrace and let it go exactly as
+ * it was (see tracee.h); tracee_syscall.c runs system calls in it
+ * meanwhile.
  *
  * The rules that keep the holder safe:
  *  - PTRACE_SEIZE + PTRACE_INTERRUPT, never SIGSTOP: nothing the process
@@ -29,17 +30,14 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "pipeline.h"
 #include "procfs.h"
 #include "tracee.h"
 
-#define SEIZE_OPTS TRACEE_SEIZE_OPTS
-#define INJECT_TIMEOUT_MS 2000
-#define SYSCALL_STOP (SIGTRAP | 0x80)
 
 /* Threads seized but not let go yet: see tracee_reap(). */
 struct pending {
@@ -72,12 +70,15 @@ static void add_pending(pid_t tid, const arch_regs_t *regs, bool stepping)
 	npending++;
 }
 
-/*
- * Forget @th, which is no longer in a ptrace stop: killed while stopped,
- * it is dying, and as a zombie only its tracer can reap it; its parent's
- * wait() waits until then.  The reaper (tracee_reap()) does.
+/**
+ * tracee_lose_thread() - forget a thread no longer in a ptrace stop
+ * @th: the thread
+ *
+ * Killed while stopped, it is dying, and as a zombie only its tracer can
+ * reap it; its parent's wait() waits until then.  The reaper
+ * (tracee_reap()) does.
  */
-static void lose_thread(struct tracee_thread *th)
+void tracee_lose_thread(struct tracee_thread *th)
 {
 	if (th->tid)
 		add_pending(th->tid, NULL, false);
@@ -97,7 +98,12 @@ static bool detach_or_reap(pid_t tid)
 	return false;
 }
 
-static uint64_t now_ns(void)
+/**
+ * tracee_now_ns() - the monotonic clock, for deadlines
+ *
+ * Return: nanoseconds.
+ */
+uint64_t tracee_now_ns(void)
 {
 	struct timespec ts;
 
@@ -128,7 +134,7 @@ static int block_sigchld(sigset_t *chld)
 }
 
 /*
- * Wait until @tid changes state or @deadline (now_ns()) passes, asleep
+ * Wait until @tid changes state or @deadline (tracee_now_ns()) passes, asleep
  * until a SIGCHLD says that some child or tracee did.
  */
 static int wait_tid(pid_t tid, int *status, uint64_t deadline)
@@ -148,7 +154,7 @@ static int wait_tid(pid_t tid, int *status, uint64_t deadline)
 			return 0;
 		if (r < 0 && errno != EINTR)
 			return -errno;
-		now = now_ns();
+		now = tracee_now_ns();
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		left.tv_sec = (time_t)((deadline - now) / 1000000000ull);
@@ -163,10 +169,40 @@ static bool thread_gone(int status)
 	return WIFEXITED(status) || WIFSIGNALED(status);
 }
 
-static bool signal_delivery_stop(int status)
+/**
+ * tracee_wait_thread() - wait until a thread changes state
+ * @th: the thread
+ * @status: its wait status
+ * @deadline: when to give up (tracee_now_ns())
+ *
+ * Return: 0, -ESRCH if it exited (it is reaped: @th->tid becomes 0),
+ * -ETIMEDOUT, or another negative errno.
+ */
+int tracee_wait_thread(struct tracee_thread *th, int *status,
+		       uint64_t deadline)
+{
+	int err;
+
+	err = wait_tid(th->tid, status, deadline);
+	if (err)
+		return err;
+	if (thread_gone(*status)) {
+		th->tid = 0;	/* reaped */
+		return -ESRCH;
+	}
+	return 0;
+}
+
+/**
+ * tracee_signal_stop() - is this stop a signal on its way in?
+ * @status: a wait status
+ *
+ * Return: true for a signal-delivery stop (no event, no syscall stop).
+ */
+bool tracee_signal_stop(int status)
 {
 	return WIFSTOPPED(status) && (status >> 16) == 0 &&
-	       WSTOPSIG(status) != SYSCALL_STOP;
+	       WSTOPSIG(status) != TRACEE_SYSCALL_STOP;
 }
 
 static int tracer_of(pid_t tgid)
@@ -188,7 +224,7 @@ static int tracer_of(pid_t tgid)
 
 static int seize(pid_t tid)
 {
-	if (!ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)SEIZE_OPTS))
+	if (!ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)TRACEE_SEIZE_OPTS))
 		return 0;
 	/* no CONFIG_CHECKPOINT_RESTORE, or we are under seccomp ourselves */
 	if (errno == EINVAL &&
@@ -301,20 +337,16 @@ static int wait_stop(struct tracee_thread *th, uint64_t deadline)
 	int status, err;
 
 	for (;;) {
-		err = wait_tid(th->tid, &status, deadline);
+		err = tracee_wait_thread(th, &status, deadline);
 		if (err)
 			return err;
-		if (thread_gone(status)) {
-			th->tid = 0;	/* reaped */
-			return -ESRCH;
-		}
 		if (!WIFSTOPPED(status))
 			continue;
 		if ((status >> 16) == PTRACE_EVENT_STOP)
 			break;
 		/* a signal on its way in: let it be delivered */
 		ptrace(PTRACE_CONT, th->tid, NULL,
-		       (void *)(long)(signal_delivery_stop(status) ?
+		       (void *)(long)(tracee_signal_stop(status) ?
 				      WSTOPSIG(status) : 0));
 	}
 	err = arch_getregs(th->tid, &th->saved);
@@ -337,80 +369,8 @@ static void wait_all_stops(struct tracee *t, uint64_t deadline)
 			continue;
 		err = wait_stop(th, deadline);
 		if (err && err != -ETIMEDOUT)
-			lose_thread(th);
+			tracee_lose_thread(th);
 	}
-}
-
-/* Find the address of a syscall instruction in the [vdso] mapping. */
-static int vdso_syscall_ip(struct tracee *t, unsigned long *ip)
-{
-	unsigned long start = 0, end = 0, a;
-	unsigned char buf[8192];
-	char path[64], line[512];
-	size_t len, i;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)t->tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "[vdso]") &&
-		    sscanf(line, "%lx-%lx", &start, &end) == 2)
-			break;
-	fclose(f);
-	for (a = start; a && a < end; a += sizeof(buf)) {
-		len = end - a < sizeof(buf) ? end - a : sizeof(buf);
-		if (tracee_read(t, a, buf, len))
-			return -EFAULT;
-		for (i = 0; i + arch_syscall_insn_len <= len; i++) {
-			if (arch_is_syscall_insn(buf + i, len - i)) {
-				*ip = a + i;
-				return 0;
-			}
-		}
-	}
-	return -ENOENT;
-}
-
-/*
- * Choose the thread that runs injected calls and a syscall instruction:
- * preferably one stopped inside a system call, whose own instruction is
- * right behind its ip.
- */
-static int choose_injector(struct tracee *t)
-{
-	unsigned char insn[8];
-	size_t i;
-
-	t->injector = -1;
-	t->syscall_ip = 0;
-	for (i = 0; i < t->nr; i++) {
-		const struct tracee_thread *th = &t->th[i];
-		unsigned long ip;
-
-		if (!th->stopped)
-			continue;
-		if (t->injector < 0)
-			t->injector = (int)i;
-		if (arch_syscall_nr(&th->saved) < 0)
-			continue;
-		ip = arch_syscall_insn_ip(&th->saved);
-		if (!tracee_read(t, ip, insn, arch_syscall_insn_len) &&
-		    arch_is_syscall_insn(insn, arch_syscall_insn_len)) {
-			t->injector = (int)i;
-			t->syscall_ip = ip;
-			return 0;
-		}
-	}
-	if (t->injector < 0)
-		return -ESRCH;
-	if (vdso_syscall_ip(t, &t->syscall_ip))
-		t->syscall_ip = 0;
-	if (t->syscall_ip)
-		return 0;
-	/* none to borrow: write one, every thread stopped (tracee_insn.c) */
-	return tracee_insn_place(t);
 }
 
 /**
@@ -434,7 +394,7 @@ static int choose_injector(struct tracee *t)
 int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen)
 {
-	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint64_t deadline = tracee_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	int round, n, err;
 	size_t i;
 
@@ -461,7 +421,7 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 	for (i = 0; i < t->nr; i++)
 		if (t->th[i].tid && !t->th[i].stopped)
 			t->unstopped++;
-	err = choose_injector(t);
+	err = tracee_syscall_choose(t);
 	if (err == -ESRCH) {
 		/* alive (just checked), yet asleep where no signal reaches */
 		snprintf(why, whylen, "no_thread_stopped");
@@ -473,21 +433,6 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 fail:
 	tracee_detach(t);
 	return err;
-}
-
-/**
- * tracee_stack_scratch() - room for data the injected calls read
- * @t: a process stopped by tracee_attach()
- * @len: how many bytes
- *
- * Return: an address of @len free bytes on the stack of the thread that
- * runs injected calls, below what it uses; 0 if no thread can inject.
- */
-unsigned long tracee_stack_scratch(const struct tracee *t, size_t len)
-{
-	if (t->injector < 0)
-		return 0;
-	return arch_stack_scratch(&t->th[t->injector].saved, len);
 }
 
 /* Is thread @tid, stopped by us (so its number is not reused), of @tgid? */
@@ -552,7 +497,7 @@ int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,
  */
 int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 {
-	uint64_t deadline = now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	uint64_t deadline = tracee_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	size_t i;
 
 	wait_all_stops(t, deadline);
@@ -575,139 +520,6 @@ int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 			th->tid = 0;
 		}
 	}
-	return 0;
-}
-
-/* Is this stop the trap of a single step, not a SIGTRAP someone sent? */
-static int step_trap(pid_t tid, int status)
-{
-	siginfo_t si;
-
-	if (!signal_delivery_stop(status) || WSTOPSIG(status) != SIGTRAP)
-		return 0;
-	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si))
-		return -errno;
-	return si.si_code > 0;	/* from the kernel, not from kill() & co */
-}
-
-/*
- * May the injected calls of @th be single-stepped?  The kernel reports a
- * step with force_sig_fault(SIGTRAP), which, when the thread blocks
- * SIGTRAP or the process ignores it, unblocks it and resets its action to
- * SIG_DFL, for good.  Such a thread runs its calls through two syscall
- * stops instead.  Every thread is stopped: neither can change meanwhile.
- * The ignored mask in /proc/PID/stat (field 33, proc(5)) holds the
- * standard signals, SIGTRAP among them.
- */
-static bool may_step(const struct tracee *t, const struct tracee_thread *th)
-{
-	const uint64_t trap = 1ull << (SIGTRAP - 1);
-	char path[64], ignored[32];
-	uint64_t blocked;
-
-	if (ptrace(PTRACE_GETSIGMASK, th->tid, (void *)sizeof(blocked),
-		   &blocked) || (blocked & trap))
-		return false;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)t->tgid);
-	if (procfs_stat_field(path, 33, ignored, sizeof(ignored)))
-		return false;
-	return !(strtoull(ignored, NULL, 10) & trap);
-}
-
-/*
- * Resume @th, by a single step if @step, else to its next syscall stop,
- * until it reaches that stop (the trap of the step, or the syscall stop).
- * Signals that come first are held back, to be sent again by
- * tracee_detach(), and it goes on.
- */
-static int resume_until(struct tracee_thread *th, bool step, uint64_t deadline)
-{
-	int status, err;
-
-	for (;;) {
-		if (ptrace(step ? PTRACE_SINGLESTEP : PTRACE_SYSCALL, th->tid,
-			   NULL, NULL))
-			return -errno;
-		err = wait_tid(th->tid, &status, deadline);
-		if (err)
-			return err;
-		if (thread_gone(status)) {
-			th->tid = 0;	/* reaped */
-			return -ESRCH;
-		}
-		err = step ? step_trap(th->tid, status) :
-			     WIFSTOPPED(status) && WSTOPSIG(status) == SYSCALL_STOP;
-		if (err)
-			return err < 0 ? err : 0;
-		if (signal_delivery_stop(status) && th->nresend < TRACEE_MAX_RESEND)
-			th->resend[th->nresend++] = WSTOPSIG(status);
-	}
-}
-
-/*
- * Run the call set up in @th, whose registers point at the "syscall"
- * instruction at @ip, and read the registers it leaves.  Single-stepped,
- * the kernel reports the step on the way out of the call, before any
- * other signal: one stop, where PTRACE_SYSCALL takes two (entry, exit).
- */
-static int run_syscall(struct tracee_thread *th, unsigned long ip,
-		       arch_regs_t *regs)
-{
-	uint64_t deadline = now_ns() + INJECT_TIMEOUT_MS * 1000000ull;
-	int err;
-
-	err = resume_until(th, th->step, deadline);
-	if (!err && !th->step)
-		err = resume_until(th, false, deadline);	/* exit */
-	if (!err)
-		err = arch_getregs(th->tid, regs);
-	/* past the "syscall" checked at @ip: a step never ends elsewhere */
-	if (!err && th->step && arch_ip(regs) != ip + arch_syscall_insn_len)
-		err = -EIO;
-	return err;
-}
-
-/**
- * tracee_syscall() - execute one system call in the stopped process
- * @t: a process stopped by tracee_attach()
- * @nr: the system call
- * @args: its six arguments
- * @ret: its result (a negative errno on failure)
- *
- * Return: 0 if the call ran (whatever its result), or a negative errno if
- * it could not be run; the process is then let go by tracee_detach() as
- * usual.
- */
-int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
-		   long *ret)
-{
-	struct tracee_thread *th;
-	arch_regs_t regs;
-	int err;
-
-	if (t->injector < 0 || !t->syscall_ip)
-		return -ENOEXEC;
-	th = &t->th[t->injector];
-	if (!th->stopped)
-		return -ESRCH;
-	regs = th->saved;
-	if (!th->injecting) {
-		ptrace(PTRACE_SETOPTIONS, th->tid, NULL,
-		       (void *)(long)(SEIZE_OPTS | PTRACE_O_EXITKILL));
-		th->injecting = true;
-		th->step = may_step(t, th);
-	}
-	arch_setup_syscall(&regs, t->syscall_ip, nr, args);
-	err = arch_setregs(th->tid, &regs);
-	if (!err)
-		err = run_syscall(th, t->syscall_ip, &regs);
-	if (err == -ETIMEDOUT)
-		th->stopped = false;	/* still running it: reaper */
-	else if (err == -ESRCH || err == -ECHILD)
-		lose_thread(th);
-	if (err)
-		return err;
-	*ret = arch_syscall_ret(&regs);
 	return 0;
 }
 
@@ -783,8 +595,8 @@ int tracee_reap(void)
 			continue;
 		}
 		if (r == p->tid && WIFSTOPPED(status)) {
-			bool deliver = signal_delivery_stop(status) &&
-				       !(p->stepping && step_trap(p->tid, status));
+			bool deliver = tracee_signal_stop(status) &&
+				       !(p->stepping && tracee_syscall_step_trap(p->tid, status));
 
 			if (p->has_regs)
 				arch_setregs(p->tid, &p->regs);

@@ -12,8 +12,10 @@
 #ifndef REVOKE_TRACEE_H
 #define REVOKE_TRACEE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/ptrace.h>
 #include <sys/types.h>
 
@@ -22,6 +24,8 @@
 #define TRACEE_MAX_RESEND 8
 /* The options every thread is seized with (tracee.c, tracee_insn.c). */
 #define TRACEE_SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
+/* The stop status of a syscall stop, with PTRACE_O_TRACESYSGOOD. */
+#define TRACEE_SYSCALL_STOP (SIGTRAP | 0x80)
 
 /**
  * struct tracee_thread - one thread of a process under our ptrace
@@ -93,6 +97,14 @@ int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 void tracee_detach(struct tracee *t);
 int tracee_insn_place(struct tracee *t);
 void tracee_insn_restore(struct tracee *t);
-int tracee_reap(void);
+
+/* Between tracee.c and tracee_syscall.c only. */
+uint64_t tracee_now_ns(void);
+int tracee_wait_thread(struct tracee_thread *th, int *status,
+		       uint64_t deadline);
+bool tracee_signal_stop(int status);
+void tracee_lose_thread(struct tracee_thread *th);
+int tracee_syscall_choose(struct tracee *t);
+int tracee_syscall_step_trap(pid_t tid, int status);
 
 #endif /* REVOKE_TRACEE_H */

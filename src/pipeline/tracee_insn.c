@@ -33,33 +33,40 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "tracee.h"
+
+/* What exec_mapping() looks for, and finds. */
+struct exec_search {
+	unsigned long ip;
+	unsigned long first;
+	int found;
+};
+
+/* procfs_maps() callback: one private executable mapping. */
+static int exec_one(const struct procfs_mapping *m, void *arg)
+{
+	struct exec_search *s = arg;
+
+	if (m->perms[2] != 'x' || m->perms[3] != 'p' ||
+	    strstr(m->name, "[vsyscall]") || m->end - m->start < sizeof(long))
+		return 0;
+	if (!s->first)
+		s->first = m->start;
+	if (s->ip >= m->start && s->ip + sizeof(long) <= m->end)
+		s->found = 1;
+	return 0;
+}
 
 /* Is @ip inside an executable, writable-by-ptrace mapping of @tgid? */
 static int exec_mapping(pid_t tgid, unsigned long ip, unsigned long *first)
 {
-	unsigned long start, end;
-	char path[64], line[512], perms[8];
-	int found = 0;
-	FILE *f;
+	struct exec_search s = { .ip = ip };
+	int err;
 
-	*first = 0;
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 ||
-		    perms[2] != 'x' || perms[3] != 'p' ||
-		    strstr(line, "[vsyscall]") || end - start < sizeof(long))
-			continue;
-		if (!*first)
-			*first = start;
-		if (ip >= start && ip + sizeof(long) <= end)
-			found = 1;
-	}
-	fclose(f);
-	return found;
+	err = procfs_maps(tgid, exec_one, &s);
+	*first = s.first;
+	return err < 0 ? err : s.found;
 }
 
 /*

@@ -23,6 +23,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "procfs.h"
 #include "tracee.h"
 
 #define PAGEMAP_PRESENT (1ULL << 63)
@@ -51,6 +52,33 @@ static bool pages_present(pid_t pid, unsigned long first, unsigned long last,
 	return ok;
 }
 
+/* The walk of mem_safe(): @next is the first page not yet seen. */
+struct mem_walk {
+	pid_t pid;
+	long pagesz;
+	unsigned long mask;
+	unsigned long next;
+	unsigned long last;
+	bool ok;
+};
+
+/* procfs_maps() callback: the lines come in address order. */
+static int mem_covered(const struct procfs_mapping *m, void *arg)
+{
+	struct mem_walk *w = arg;
+
+	if (m->end <= w->next)
+		return 0;
+	if (m->start > w->next)
+		return 1;	/* a gap: not mapped */
+	if (m->inode)
+		w->ok = pages_present(w->pid, w->next,
+				      w->last < m->end - 1 ? w->last :
+				      (m->end - 1) & w->mask, w->pagesz);
+	w->next = m->end;
+	return !w->ok || w->next > w->last;
+}
+
 /*
  * May @len bytes at @addr of @pid be accessed without waiting on it?
  * One pass over /proc/PID/maps: the mappings must cover the bytes
@@ -61,33 +89,15 @@ static bool mem_safe(pid_t pid, unsigned long addr, size_t len)
 {
 	const long pagesz = sysconf(_SC_PAGESIZE);
 	const unsigned long mask = ~(unsigned long)(pagesz - 1);
-	unsigned long start, end, ino, next = addr & mask;
-	unsigned long last = (addr + len - 1) & mask;
-	char path[64], line[512];
-	bool ok = true;
-	FILE *f;
+	struct mem_walk w = { .pid = pid, .pagesz = pagesz, .mask = mask,
+			      .next = addr & mask,
+			      .last = (addr + len - 1) & mask, .ok = true };
 
 	if (!len || addr + len < addr)
 		return false;
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (procfs_maps(pid, mem_covered, &w) < 0)
 		return false;
-	/* the lines come in address order: @next is the first page unseen */
-	while (ok && next <= last && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %*s %*s %*s %lu", &start, &end,
-			   &ino) != 3 || end <= next)
-			continue;
-		if (start > next)
-			break;		/* a gap: not mapped */
-		if (ino)
-			ok = pages_present(pid, next,
-					   last < end - 1 ? last : (end - 1) & mask,
-					   pagesz);
-		next = end;
-	}
-	fclose(f);
-	return ok && next > last;
+	return w.ok && w.next > w.last;
 }
 
 /**

@@ -19,6 +19,8 @@
 
 #include <bpf/bpf.h>
 
+#include "armed.h"
+#include "store.h"
 #include "device_set.h"
 
 static int read_count(struct store *rb, uint64_t *count)
@@ -39,7 +41,7 @@ static int write_count(struct store *rb, uint64_t count)
 
 	if (bpf_map_update_elem(rb->rdev_state_fd, &zero, &st, BPF_ANY))
 		return -errno;
-	return store_arm(rb);
+	return armed_update(rb);
 }
 
 static uint64_t now_ns(void)
@@ -163,8 +165,16 @@ int device_set_del(struct store *rb, const struct revoke_rdev_key *key,
  */
 int device_set_count(struct store *rb, uint64_t *count)
 {
-	return store_count_keys(rb->rdev_fd, sizeof(struct revoke_rdev_key),
-				     count);
+	struct revoke_rdev_key key, next;
+	void *prev = NULL;
+
+	*count = 0;
+	while (!bpf_map_get_next_key(rb->rdev_fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		(*count)++;
+	}
+	return errno == ENOENT ? 0 : -errno;
 }
 
 /**

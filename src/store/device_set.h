@@ -4,15 +4,16 @@
  * revoked by number, through every node, scoped to the instance that was
  * there when it was revoked.
  */
-#ifndef REVOKE_REVOKED_RDEV_H
-#define REVOKE_REVOKED_RDEV_H
+#ifndef REVOKE_STORE_DEVICE_SET_H
+#define REVOKE_STORE_DEVICE_SET_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "store.h"
-#include "inode_set.h"
 #include "revoke_bpf.h"
+#include "inode_set.h"
+
+struct store;
 
 typedef int (*device_set_fn)(const struct revoke_rdev_key *key,
 			       const struct revoke_rdev_val *val, void *ctx);
@@ -28,4 +29,4 @@ int device_set_count(struct store *rb, uint64_t *count);
 int device_set_sync(struct store *rb, uint64_t *count);
 int device_set_for_each(struct store *rb, device_set_fn fn, void *ctx);
 
-#endif /* REVOKE_REVOKED_RDEV_H */
+#endif /* REVOKE_STORE_DEVICE_SET_H */

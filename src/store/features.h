@@ -4,8 +4,8 @@
  * can run: a program whose LSM hook it lacks is not loaded, instead of
  * failing the whole load.
  */
-#ifndef REVOKE_BPF_FEATURES_H
-#define REVOKE_BPF_FEATURES_H
+#ifndef REVOKE_STORE_FEATURES_H
+#define REVOKE_STORE_FEATURES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,4 +26,4 @@ int revoke_prog_index(const char *name);
 int store_select(struct bpf_object *obj, const struct btf *btf,
 		      bool *skipped, char *err, size_t errlen);
 
-#endif /* REVOKE_BPF_FEATURES_H */
+#endif /* REVOKE_STORE_FEATURES_H */

@@ -3,8 +3,8 @@
  * fs_layout.h - the offsets in filesystem modules' own structures that the
  * BPF programs need to name a btrfs or overlayfs file (revoke_layout).
  */
-#ifndef REVOKE_FS_LAYOUT_H
-#define REVOKE_FS_LAYOUT_H
+#ifndef REVOKE_STORE_FS_LAYOUT_H
+#define REVOKE_STORE_FS_LAYOUT_H
 
 #include <stdbool.h>
 
@@ -18,4 +18,4 @@ int fs_layout_btrfs(const struct btf *btf, struct revoke_fs_layout *l);
 int fs_layout_overlayfs(const struct btf *btf, struct revoke_fs_layout *l);
 int fs_layout_update(int fd, bool builtin);
 
-#endif /* REVOKE_FS_LAYOUT_H */
+#endif /* REVOKE_STORE_FS_LAYOUT_H */

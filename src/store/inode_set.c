@@ -25,6 +25,8 @@
 
 #include <bpf/bpf.h>
 
+#include "armed.h"
+#include "store.h"
 #include "inode_set.h"
 
 /**
@@ -62,7 +64,7 @@ static int write_count(struct store *rb, uint64_t count)
 	st.nr_revoked = count;
 	if (bpf_map_update_elem(rb->state_fd, &zero, &st, BPF_ANY))
 		return -errno;
-	return store_arm(rb);
+	return armed_update(rb);
 }
 
 static int read_count(struct store *rb, uint64_t *count)

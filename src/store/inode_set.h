@@ -4,13 +4,15 @@
  * look up and walk entries of the table, keeping the programs' fast-path
  * counter in step.
  */
-#ifndef REVOKE_REVOKED_MAP_H
-#define REVOKE_REVOKED_MAP_H
+#ifndef REVOKE_STORE_INODE_SET_H
+#define REVOKE_STORE_INODE_SET_H
 
 #include <stdint.h>
 
-#include "store.h"
 #include "revoke_bpf.h"
+#include "inode_table.h"
+
+struct store;
 
 enum revoke_change {
 	REVOKE_ADDED,
@@ -40,4 +42,4 @@ int inode_set_name_set(struct store *rb, const struct revoke_key *key,
 int inode_set_name_get(struct store *rb, const struct revoke_key *key,
 			 struct revoke_name *name);
 
-#endif /* REVOKE_REVOKED_MAP_H */
+#endif /* REVOKE_STORE_INODE_SET_H */

@@ -43,7 +43,7 @@ uint32_t inode_table_elements(uint32_t max_entries)
  * Return: two per bucket, at which the cuckoo search practically always
  * finds room (see revoke_bpf.h).
  */
-uint32_t inode_table_capacity(const struct revoke_table *t)
+uint32_t inode_table_capacity(const struct inode_table *t)
 {
 	return t->nbuckets * 2;
 }
@@ -59,7 +59,7 @@ uint32_t inode_table_capacity(const struct revoke_table *t)
  * Return: 0, -EINVAL if the array is not a table of this layout, or
  * another negative errno.
  */
-int inode_table_map(struct revoke_table *t, int map_fd, uint32_t elements)
+int inode_table_map(struct inode_table *t, int map_fd, uint32_t elements)
 {
 	uint32_t nbuckets = elements - 1;
 	void *p;
@@ -87,7 +87,7 @@ int inode_table_map(struct revoke_table *t, int map_fd, uint32_t elements)
  * inode_table_unmap() - drop the mapping made by inode_table_map()
  * @t: the table; may be unmapped already
  */
-void inode_table_unmap(struct revoke_table *t)
+void inode_table_unmap(struct inode_table *t)
 {
 	if (t->head)
 		munmap(t->head, t->len);
@@ -112,7 +112,7 @@ static void key_at(const struct revoke_bucket *b, int s, struct revoke_key *key)
 }
 
 /* The slot of @key in bucket @i, or -1. */
-static int slot_of(const struct revoke_table *t, uint32_t i,
+static int slot_of(const struct inode_table *t, uint32_t i,
 		   const struct revoke_key *key)
 {
 	const struct revoke_bucket *b = &t->bucket[i];
@@ -128,7 +128,7 @@ static int slot_of(const struct revoke_table *t, uint32_t i,
 }
 
 /* A free slot of bucket @i, or -1. */
-static int free_slot(const struct revoke_table *t, uint32_t i)
+static int free_slot(const struct inode_table *t, uint32_t i)
 {
 	int s;
 
@@ -138,7 +138,7 @@ static int free_slot(const struct revoke_table *t, uint32_t i)
 	return -1;
 }
 
-static int nr_free(const struct revoke_table *t, uint32_t i)
+static int nr_free(const struct inode_table *t, uint32_t i)
 {
 	int s, n = 0;
 
@@ -147,7 +147,7 @@ static int nr_free(const struct revoke_table *t, uint32_t i)
 	return n;
 }
 
-static void buckets_of(const struct revoke_table *t,
+static void buckets_of(const struct inode_table *t,
 		       const struct revoke_key *key, uint32_t b[2])
 {
 	uint64_t hash = inode_table_hash(key->dev, key->ino);
@@ -157,7 +157,7 @@ static void buckets_of(const struct revoke_table *t,
 }
 
 /* Where @key is: its bucket in *@i and the slot, or -1. */
-static int locate(const struct revoke_table *t, const struct revoke_key *key,
+static int locate(const struct inode_table *t, const struct revoke_key *key,
 		  uint32_t *i)
 {
 	uint32_t b[2];
@@ -175,7 +175,7 @@ static int locate(const struct revoke_table *t, const struct revoke_key *key,
 }
 
 /* Write @key and @val into the free slot @s of bucket @i: the word last. */
-static uint64_t fill(struct revoke_table *t, uint32_t i, int s,
+static uint64_t fill(struct inode_table *t, uint32_t i, int s,
 		     const struct revoke_key *key, const struct revoke_val *val)
 {
 	struct revoke_bucket *b = &t->bucket[i];
@@ -191,7 +191,7 @@ static uint64_t fill(struct revoke_table *t, uint32_t i, int s,
 }
 
 /* Free slot @s of bucket @i if it still holds @word; false if it did not. */
-static bool release(struct revoke_table *t, uint32_t i, int s, uint64_t word)
+static bool release(struct inode_table *t, uint32_t i, int s, uint64_t word)
 {
 	return __atomic_compare_exchange_n(&t->bucket[i].word[s], &word,
 					   word & ~REVOKE_SLOT_LIVE, false,
@@ -212,7 +212,7 @@ static void val_at(const struct revoke_bucket *b, int s, struct revoke_val *val)
  * side freed the old slot meanwhile (its inode was freed), free the copy
  * too: the entry is gone either way, and slot @s is free.
  */
-static void move(struct revoke_table *t, uint32_t from, int s, uint32_t to,
+static void move(struct inode_table *t, uint32_t from, int s, uint32_t to,
 		 int to_s)
 {
 	uint64_t old = word_of(&t->bucket[from], s), copy;
@@ -253,7 +253,7 @@ static bool visited(const struct path_node *node, int n, uint32_t bucket)
  * once, between its own two buckets.  Return the node with the free
  * slot, or -1.
  */
-static int find_room(const struct revoke_table *t, const uint32_t b[2],
+static int find_room(const struct inode_table *t, const uint32_t b[2],
 		     struct path_node *node)
 {
 	uint32_t alt[2];
@@ -291,7 +291,7 @@ static int find_room(const struct revoke_table *t, const uint32_t b[2],
  * Return: 0, -EEXIST if @key is in the set, or -ENOSPC if no room was
  * found within PATH_NODES buckets (the set is unchanged).
  */
-int inode_table_insert(struct revoke_table *t, const struct revoke_key *key,
+int inode_table_insert(struct inode_table *t, const struct revoke_key *key,
 			const struct revoke_val *val)
 {
 	struct path_node node[PATH_NODES];
@@ -322,7 +322,7 @@ int inode_table_insert(struct revoke_table *t, const struct revoke_key *key,
  *
  * Return: 0, or -ENOENT if it was not in the set.
  */
-int inode_table_delete(struct revoke_table *t, const struct revoke_key *key)
+int inode_table_delete(struct inode_table *t, const struct revoke_key *key)
 {
 	uint32_t i;
 	int s;
@@ -341,7 +341,7 @@ int inode_table_delete(struct revoke_table *t, const struct revoke_key *key)
  *
  * Return: 0, or -ENOENT if it is not in the set.
  */
-int inode_table_find(const struct revoke_table *t,
+int inode_table_find(const struct inode_table *t,
 		      const struct revoke_key *key, struct revoke_val *val)
 {
 	uint32_t i;
@@ -363,7 +363,7 @@ int inode_table_find(const struct revoke_table *t,
  *
  * Return: 0 or @fn's non-zero value.
  */
-int inode_table_for_each(const struct revoke_table *t, inode_table_fn fn,
+int inode_table_for_each(const struct inode_table *t, inode_table_fn fn,
 			  void *ctx)
 {
 	struct revoke_key key;
@@ -390,7 +390,7 @@ int inode_table_for_each(const struct revoke_table *t, inode_table_fn fn,
  *
  * Return: the count, by one pass over the table.
  */
-uint64_t inode_table_count(const struct revoke_table *t)
+uint64_t inode_table_count(const struct inode_table *t)
 {
 	uint64_t n = 0;
 	uint32_t i;

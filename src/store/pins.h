@@ -2,8 +2,8 @@
 /*
  * pins.h - names and paths under the pin directory.
  */
-#ifndef REVOKE_BPF_PINS_H
-#define REVOKE_BPF_PINS_H
+#ifndef REVOKE_STORE_PINS_H
+#define REVOKE_STORE_PINS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,4 +21,4 @@ int revoke_pin_path(char *buf, size_t len, const char *dir, const char *name);
 int revoke_pin_get(const char *dir, const char *name);
 bool revoke_pinned(const char *dir, const char *name);
 
-#endif /* REVOKE_BPF_PINS_H */
+#endif /* REVOKE_STORE_PINS_H */

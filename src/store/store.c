@@ -36,10 +36,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "armed.h"
 #include "features.h"
+#include "fs_layout.h"
+#include "legacy.h"
 #include "store.h"
 #include "pins.h"
-#include "inode_set.h"
 #include "revoke.skel.h"
 
 static bool libbpf_verbose;
@@ -50,57 +52,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 	if (level == LIBBPF_DEBUG && !libbpf_verbose)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-/**
- * store_count_keys() - how many entries a hash map holds
- * @map_fd: the map
- * @key_size: the size of its keys, at most 64 bytes
- * @count: the number
- *
- * Return: 0 or a negative errno.
- */
-int store_count_keys(int map_fd, size_t key_size, uint64_t *count)
-{
-	unsigned char key[64], next[64];
-	void *prev = NULL;
-
-	if (key_size > sizeof(key))
-		return -EINVAL;
-	*count = 0;
-	while (!bpf_map_get_next_key(map_fd, prev, next)) {
-		memcpy(key, next, key_size);
-		prev = key;
-		(*count)++;
-	}
-	return errno == ENOENT ? 0 : -errno;
-}
-
-/**
- * store_arm() - set the hooks' revoke_armed from the two counters
- * @rb: the daemon's handles
- *
- * Call it after every change of nr_revoked or nr_rdev: each bit of
- * revoke_armed is set while its counter is not zero, and while both are
- * zero every hook returns after reading it.
- *
- * Return: 0 or a negative errno.
- */
-int store_arm(struct store *rb)
-{
-	struct revoke_bpf_skel__bss bss = {};
-	struct revoke_rdev_state rs;
-	struct revoke_state st;
-	__u32 zero = 0;
-
-	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
-	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
-		return -errno;
-	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
-			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
-	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
-		return -errno;
-	return 0;
 }
 
 /**
@@ -115,12 +66,7 @@ int store_arm(struct store *rb)
  */
 int store_disarm(struct store *rb)
 {
-	struct revoke_bpf_skel__bss bss = {};
-	__u32 zero = 0;
-
-	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
-		return -errno;
-	return 0;
+	return armed_clear(rb);
 }
 
 static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
@@ -363,52 +309,6 @@ static int map_table(struct store *rb, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Copy every entry of the set an older build pinned (LEGACY_SET, a hash
- * map) into the table, before any program of this build is attached;
- * the old programs, still attached, enforce it meanwhile.  Its pin goes
- * once this build's programs are attached.  Entries the table holds
- * already (a start that died before that) are not counted twice.
- */
-static int migrate_legacy(struct store *rb, char *err, size_t errlen)
-{
-	struct revoke_key key, next;
-	struct revoke_val val;
-	void *prev = NULL;
-	uint64_t count;
-	int fd, ret = 0;
-
-	fd = revoke_pin_get(rb->pin_dir, LEGACY_SET);
-	if (fd == -ENOENT)
-		return 0;
-	if (fd < 0)
-		ret = fd;
-	count = inode_table_count(&rb->table);
-	while (!ret && !bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &val))
-			continue;	/* dropped meanwhile: its inode was freed */
-		if (!inode_table_find(&rb->table, &key, NULL))
-			continue;
-		if (count >= rb->max_entries)
-			ret = -ENOSPC;
-		else
-			ret = inode_table_insert(&rb->table, &key, &val);
-		count += !ret;
-	}
-	if (!ret && errno != ENOENT)
-		ret = -errno;
-	if (fd >= 0)
-		close(fd);
-	if (ret)
-		snprintf(err, errlen, "cannot move the revocations an older build "
-			 "pinned as %s/%s into revoke_table: %s%s", rb->pin_dir,
-			 LEGACY_SET, strerror(-ret), ret == -ENOSPC ? "; start "
-			 "revoke-bpfd with a larger --max-entries" : "");
-	return ret;
-}
-
 /* Leave out the programs the running kernel cannot attach. */
 static int select_progs(struct store *rb, struct revoke_bpf_skel *skel,
 			char *err, size_t errlen)
@@ -515,7 +415,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	if (!ret)
 		ret = map_table(rb, err, errlen);
 	if (!ret) {
-		ret = migrate_legacy(rb, err, errlen);
+		ret = legacy_migrate(rb, err, errlen);
 		if (ret && table_fresh)
 			unpin(rb->pin_dir, "revoke_table");
 	}
@@ -526,7 +426,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	if (!ret)
 		ret = sync_filter(rb, err, errlen);
 	if (!ret) {
-		ret = store_arm(rb);
+		ret = armed_update(rb);
 		if (ret)
 			snprintf(err, errlen, "cannot set revoke_armed: %s",
 				 strerror(-ret));
@@ -586,6 +486,13 @@ int store_open(struct store *rb, const char *pin_dir,
 	return ret;
 }
 
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
 /**
  * store_close() - drop the daemon's handles; the pins keep enforcing
  * @rb: handles from store_open()
@@ -593,40 +500,86 @@ int store_open(struct store *rb, const char *pin_dir,
 void store_close(struct store *rb)
 {
 	inode_table_unmap(&rb->table);
-	if (rb->table_fd >= 0)
-		close(rb->table_fd);
-	if (rb->state_fd >= 0)
-		close(rb->state_fd);
-	if (rb->events_fd >= 0)
-		close(rb->events_fd);
-	if (rb->reports_fd >= 0)
-		close(rb->reports_fd);
-	if (rb->filter_fd >= 0)
-		close(rb->filter_fd);
-	if (rb->rdev_fd >= 0)
-		close(rb->rdev_fd);
-	if (rb->rdev_state_fd >= 0)
-		close(rb->rdev_state_fd);
-	if (rb->rdev_files_fd >= 0)
-		close(rb->rdev_files_fd);
-	if (rb->armed_fd >= 0)
-		close(rb->armed_fd);
-	if (rb->layout_fd >= 0)
-		close(rb->layout_fd);
-	if (rb->names_fd >= 0)
-		close(rb->names_fd);
 	if (rb->filter)
 		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
 	rb->filter = NULL;
-	rb->filter_fd = -1;
-	rb->rdev_fd = -1;
-	rb->rdev_state_fd = -1;
-	rb->rdev_files_fd = -1;
-	rb->armed_fd = -1;
-	rb->layout_fd = -1;
-	rb->names_fd = -1;
-	rb->reports_fd = -1;
-	rb->table_fd = -1;
-	rb->state_fd = -1;
-	rb->events_fd = -1;
+	close_fd(&rb->table_fd);
+	close_fd(&rb->state_fd);
+	close_fd(&rb->events_fd);
+	close_fd(&rb->reports_fd);
+	close_fd(&rb->filter_fd);
+	close_fd(&rb->rdev_fd);
+	close_fd(&rb->rdev_state_fd);
+	close_fd(&rb->rdev_files_fd);
+	close_fd(&rb->armed_fd);
+	close_fd(&rb->layout_fd);
+	close_fd(&rb->names_fd);
+}
+
+/**
+ * store_events_ring() - a consumer of the denial events ("revoke_events")
+ * @rb: the daemon's handles
+ * @fn: called with each event, a struct revoke_event
+ * @ctx: passed to @fn
+ *
+ * Return: the ring buffer, to poll, consume and free with libbpf's
+ * ring_buffer__*(), or NULL with errno set.
+ */
+struct ring_buffer *store_events_ring(const struct store *rb,
+				      ring_buffer_sample_fn fn, void *ctx)
+{
+	return ring_buffer__new(rb->events_fd, fn, ctx, NULL);
+}
+
+/**
+ * store_layout_update() - fill in what is known now of revoke_layout
+ * @rb: the daemon's handles
+ * @builtin: also the parts of filesystems built into the kernel
+ *
+ * Return: what fs_layout_update() returns: the REVOKE_LAYOUT_* parts
+ * known, or a negative errno.
+ */
+int store_layout_update(struct store *rb, bool builtin)
+{
+	return fs_layout_update(rb->layout_fd, builtin);
+}
+
+/**
+ * store_layout_share() - make @map, of another BPF object, revoke_layout
+ * @rb: the daemon's handles
+ * @map: a map declared like revoke_layout (bpf/inode_key.bpf.h), not
+ *	loaded yet
+ *
+ * For the holder iterators, which name files as the hooks do.
+ *
+ * Return: 0 or a negative errno.
+ */
+int store_layout_share(const struct store *rb, struct bpf_map *map)
+{
+	return bpf_map__reuse_fd(map, rb->layout_fd);
+}
+
+/**
+ * store_reach_daemon() - tell the hooks which process is revoke-bpfd
+ * @rb: the daemon's handles
+ * @tgid: its process id
+ *
+ * Sets "revoke_reach" (struct revoke_reach_state, bpf/reach.bpf.h), so
+ * that the daemon's own TIOCVHANGUP on a revoked tty passes.
+ *
+ * Return: 0 or a negative errno.
+ */
+int store_reach_daemon(struct store *rb, uint32_t tgid)
+{
+	struct revoke_reach_state rs = { .daemon_tgid = tgid };
+	__u32 zero = 0;
+	int fd, ret = 0;
+
+	fd = revoke_pin_get(rb->pin_dir, "revoke_reach");
+	if (fd < 0)
+		return fd;
+	if (bpf_map_update_elem(fd, &zero, &rs, BPF_ANY))
+		ret = -errno;
+	close(fd);
+	return ret;
 }

@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * store.h - loading, attaching and pinning the enforcement programs,
- * or adopting the ones an earlier revoke-bpfd left pinned.
+ * store.h - the one owner of the BPF maps and programs: loading,
+ * attaching and pinning them (or adopting the ones an earlier revoke-bpfd
+ * left pinned), the armed word, the inode set, the device set, reports
+ * and names.  The one header of src/store that the other layers include;
+ * nothing outside src/store touches a map descriptor.
  */
-#ifndef REVOKE_BPF_LOAD_H
-#define REVOKE_BPF_LOAD_H
+#ifndef REVOKE_STORE_H
+#define REVOKE_STORE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <bpf/libbpf.h>
 
 #include "inode_table.h"
 
@@ -29,7 +34,7 @@
  *	shared with the holder iterators
  * @names_fd: the "revoke_names" hash map (what each entry was added as)
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
- * @table: "revoke_table", mapped
+ * @table: "revoke_table", mapped (inode_table.c)
  * @max_entries: capacity of the revoked set
  * @adopted: true if every map and link was pinned already, running this
  *	build's programs, and was kept as it was
@@ -52,7 +57,7 @@ struct store {
 	int layout_fd;
 	int names_fd;
 	uint64_t *filter;
-	struct revoke_table table;
+	struct inode_table table;
 	uint32_t max_entries;
 	bool adopted;
 	int replaced;
@@ -67,10 +72,17 @@ int store_open(struct store *rb, const char *pin_dir,
 		    uint32_t max_entries, bool verbose, char *err, size_t errlen);
 void store_close(struct store *rb);
 int store_count_attached(const char *pin_dir);
-int store_arm(struct store *rb);
 int store_disarm(struct store *rb);
 const char *store_prog_state(const struct store *rb, int i);
-int store_count_keys(int map_fd, size_t key_size, uint64_t *count);
 int store_unload(const char *pin_dir);
+struct ring_buffer *store_events_ring(const struct store *rb,
+				      ring_buffer_sample_fn fn, void *ctx);
+int store_layout_update(struct store *rb, bool builtin);
+int store_layout_share(const struct store *rb, struct bpf_map *map);
+int store_reach_daemon(struct store *rb, uint32_t tgid);
 
-#endif /* REVOKE_BPF_LOAD_H */
+/* What the other layers do with the sets: inode_set.c, device_set.c. */
+#include "inode_set.h"
+#include "device_set.h"
+
+#endif /* REVOKE_STORE_H */

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
 	struct bpf_map_info info = { 0 };
 	__u32 info_len = sizeof(info);
 	struct legacy l = { .fd = -1 };
-	struct revoke_table t;
+	struct inode_table t;
 	int table_fd, ret;
 
 	if (argc != 2) {

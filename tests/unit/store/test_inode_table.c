@@ -21,7 +21,7 @@
 
 #define DEV (8 << 20 | 1)
 
-static int table_create(struct revoke_table *t, uint32_t max_entries)
+static int table_create(struct inode_table *t, uint32_t max_entries)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mmapable, .map_flags = BPF_F_MMAPABLE);
 	uint32_t elements = inode_table_elements(max_entries);
@@ -48,7 +48,7 @@ static struct revoke_key key_scattered(uint64_t n)
 				    .ino = n * 0x9e3779b97f4a7c15ULL >> 20 };
 }
 
-static bool all_found(struct revoke_table *t, uint64_t n,
+static bool all_found(struct inode_table *t, uint64_t n,
 		      struct revoke_key (*key)(uint64_t))
 {
 	struct revoke_key k;
@@ -62,7 +62,7 @@ static bool all_found(struct revoke_table *t, uint64_t n,
 	return true;
 }
 
-static int fill(struct revoke_table *t, uint64_t n,
+static int fill(struct inode_table *t, uint64_t n,
 		struct revoke_key (*key)(uint64_t))
 {
 	struct revoke_val v = { .revoked_at = 1 };
@@ -107,7 +107,7 @@ static int bucket_slot(const struct revoke_bucket *b,
 	return -1;
 }
 
-static bool bpf_side_finds(const struct revoke_table *t,
+static bool bpf_side_finds(const struct inode_table *t,
 			   const struct revoke_key *key)
 {
 	uint64_t hash = inode_table_hash(key->dev, key->ino), moves, mask;
@@ -126,7 +126,7 @@ static bool bpf_side_finds(const struct revoke_table *t,
 }
 
 struct reader {
-	struct revoke_table *t;
+	struct inode_table *t;
 	uint64_t nkeys;		/* keys 1..nkeys stay in the set throughout */
 	volatile bool stop;
 	uint64_t lookups, misses;
@@ -152,7 +152,7 @@ static void *read_loop(void *arg)
  * move keys: keys from @stay + 1 on are added and deleted, while a
  * reader looks the staying keys up.  Return the reader's misses.
  */
-static uint64_t churn_misses(struct revoke_table *t, uint64_t stay,
+static uint64_t churn_misses(struct inode_table *t, uint64_t stay,
 			     uint64_t rounds, uint64_t *lookups)
 {
 	struct reader r = { .t = t, .nkeys = stay };
@@ -185,7 +185,7 @@ int main(void)
 {
 	struct revoke_key a = key_n(12), b = key_n(13), k;
 	struct revoke_val v = { .revoked_at = 1700000000, .denials = 0 }, got;
-	struct revoke_table t = {}, small = {}, big = {}, race = {};
+	struct inode_table t = {}, small = {}, big = {}, race = {};
 	uint64_t n, moves, word, lookups = 0, misses;
 	uint32_t i;
 	int s;

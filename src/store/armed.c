@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * armed.c - the hooks' revoke_armed word, the first thing every hook
+ * reads: one bit per set (REVOKE_ARMED_INODES, REVOKE_ARMED_DEVICES),
+ * set while that set's counter is not zero.
+ *
+ * The inode set, the device set and the store's start all write it
+ * through here, and this file calls none of them: it reads the two
+ * counters' maps itself.
+ */
+#include <errno.h>
+
+#include <bpf/bpf.h>
+
+#include "armed.h"
+#include "store.h"
+#include "revoke.skel.h"
+
+/**
+ * armed_update() - set revoke_armed from the two counters
+ * @rb: the daemon's handles
+ *
+ * Call it after every change of nr_revoked or nr_rdev: while both are
+ * zero every hook returns after reading revoke_armed.
+ *
+ * Return: 0 or a negative errno.
+ */
+int armed_update(struct store *rb)
+{
+	struct revoke_bpf_skel__bss bss = {};
+	struct revoke_rdev_state rs;
+	struct revoke_state st;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
+	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
+		return -errno;
+	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
+			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
+	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+/**
+ * armed_clear() - make every hook allow everything, at once
+ * @rb: the daemon's handles
+ *
+ * Clears revoke_armed, whatever the counters say; the next
+ * armed_update() sets it again.
+ *
+ * Return: 0 or a negative errno.
+ */
+int armed_clear(struct store *rb)
+{
+	struct revoke_bpf_skel__bss bss = {};
+	__u32 zero = 0;
+
+	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
+		return -errno;
+	return 0;
+}
