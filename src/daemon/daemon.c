@@ -200,8 +200,8 @@ static int check_lsm(struct daemon *d)
 
 	err = revoke_lsm_list(d->lsm, sizeof(d->lsm));
 	if (err) {
-		log_err("cannot read %s: %s; mount securityfs "
-			"with 'mount -t securityfs none /sys/kernel/security'\n",
+		log_err("cannot read %s: %s; mount securityfs with "
+			"'mount -t securityfs none /sys/kernel/security'\n",
 			REVOKE_LSM_FILE, strerror(-err));
 		return err;
 	}
@@ -226,8 +226,8 @@ static void read_signal(void *arg)
 		devices_reload_policy(d, err, sizeof(err));
 		return;
 	}
-	log_info("%s, exiting; the pinned programs keep "
-		 "enforcing\n", strsignal((int)si.ssi_signo));
+	log_info("%s, exiting; the pinned programs keep enforcing\n",
+		 strsignal((int)si.ssi_signo));
 	d->quit = true;
 }
 
@@ -274,8 +274,7 @@ static int serve(struct daemon *d, int lfd)
 
 	ret = ctl_loop_init(&d->loop, lfd, &loop_ops, d);
 	if (ret) {
-		log_err("cannot set up the event loop: %s\n",
-			strerror(-ret));
+		log_err("cannot set up the event loop: %s\n", strerror(-ret));
 		return ret;
 	}
 	d->serving = true;
@@ -286,7 +285,8 @@ static int serve(struct daemon *d, int lfd)
 		ret = ctl_loop_watch(&d->loop, revoke_events_fd(&d->events),
 				     read_events, d);
 	if (!ret && d->uevent_fd >= 0)
-		ret = ctl_loop_watch(&d->loop, d->uevent_fd, devices_read_uevents, d);
+		ret = ctl_loop_watch(&d->loop, d->uevent_fd,
+				     devices_read_uevents, d);
 	if (!ret)
 		ret = ctl_loop_run(&d->loop);
 	if (ret)
@@ -311,8 +311,7 @@ static int start(struct daemon *d, const struct options *o)
 	if (!ret)
 		ret = device_set_sync(&d->rb, &ndev);
 	if (ret) {
-		log_err("cannot read the revoked set: %s\n",
-			strerror(-ret));
+		log_err("cannot read the revoked set: %s\n", strerror(-ret));
 		goto fail;
 	}
 	ret = revoke_events_open(&d->events, d->rb.events_fd);
@@ -323,33 +322,49 @@ static int start(struct daemon *d, const struct options *o)
 	}
 	ret = tty_reach_init(&d->rb);
 	if (ret)
-		log_err("cannot write revoke_reach: %s; a "
-			"revoked tty will not be hung up after the deny\n",
+		log_err("cannot write revoke_reach: %s; a revoked tty will "
+			"not be hung up after the deny\n",
 			strerror(-ret));
 	ret = fs_layout_update(d->rb.layout_fd, true);
 	if (ret < 0) {
-		log_err("cannot fill revoke_layout: %s\n",
-			strerror(-ret));
+		log_err("cannot fill revoke_layout: %s\n", strerror(-ret));
 		goto fail;
 	}
 	pipeline_init(&d->pipeline, &d->rb);
 	if (d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), 0);
 	if (!d->pipeline.ready)
-		log_err("%s; revocation will deny new "
-			"operations but not find holders, wake waiters or "
-			"replace mappings\n", d->pipeline.why);
-	log_info("%s %d programs under %s (%d replaced, "
-		 "%d skipped), %llu of %u entries and %llu devices revoked\n",
+		log_err("%s; revocation will deny new operations but not "
+			"find holders, wake waiters or replace mappings\n",
+			d->pipeline.why);
+	log_info("%s %d programs under %s (%d replaced, %d skipped), %llu of "
+		 "%u entries and %llu devices revoked\n",
 		 d->rb.adopted ? "adopted" : "attached",
 		 store_count_attached(o->pin_dir), o->pin_dir, d->rb.replaced,
-		 d->rb.nr_skipped,
-		 (unsigned long long)count, d->rb.max_entries,
-		 (unsigned long long)ndev);
+		 d->rb.nr_skipped, (unsigned long long)count,
+		 d->rb.max_entries, (unsigned long long)ndev);
 	return 0;
 fail:
 	store_close(&d->rb);
 	return -1;
+}
+
+/* Load, serve until told to stop, then let go of what was loaded. */
+static int run(struct daemon *d, const struct options *o, int lfd)
+{
+	int ret;
+
+	if (start(d, o))
+		return 1;
+	log_info("ready, listening on %s\n", o->socket_path);
+	sd_notify("READY=1\nSTATUS=enforcing");
+	ret = serve(d, lfd) ? 1 : 0;
+	sd_notify("STOPPING=1");
+	pipeline_fini(&d->pipeline);
+	revoke_events_close(&d->events);
+	store_close(&d->rb);
+	ctl_loop_fini(&d->loop);
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -361,59 +376,52 @@ int main(int argc, char **argv)
 		.policy = POLICY_PATH_DEFAULT,
 		.max_entries = REVOKE_MAX_ENTRIES_DEFAULT,
 	};
-	struct daemon d = { .started = time(NULL) };
+	struct daemon d = { .started = time(NULL), .uevent_fd = -1,
+			    .signal_fd = -1 };
 	char err[1024];
-	int ret, lfd;
+	int ret, lfd = -1;
 
 	ret = parse_options(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
+	ret = 1;
 	d.socket_path = o.socket_path;
 	d.proc = o.proc;
+	d.policy_path = o.policy;
 	if (geteuid() != 0) {
-		log_err("must run as root (it loads BPF LSM "
-			"programs and reads every process's files)\n");
-		return 1;
+		log_err("must run as root (it loads BPF LSM programs and reads "
+			"every process's files)\n");
+		goto cleanup;
 	}
 	if (resolve_group(&d, o.group))
-		return 1;
-	d.policy_path = o.policy;
-	d.uevent_fd = -1;
+		goto cleanup;
 	if (policy_load(d.policy_path, &d.policy, err, sizeof(err)) ||
 	    devices_follow_source(&d, err, sizeof(err))) {
 		log_err("%s\n", err);
-		return 1;
+		goto cleanup;
 	}
 	d.signal_fd = signal_fd();
 	if (d.signal_fd < 0) {
 		log_err("signalfd: %s\n", strerror(errno));
-		return 1;
+		goto cleanup;
 	}
 	/*
 	 * Listen first, so that a second daemon stops before it touches the
 	 * pins; requests wait in the backlog until the programs are up.
 	 */
-	ret = 1;
 	lfd = ctl_listen(o.socket_path, err, sizeof(err));
 	if (lfd < 0) {
 		log_err("%s\n", err);
-		close(d.signal_fd);
-		return 1;
+		goto cleanup;
 	}
-	if (start(&d, &o))
-		goto out_listen;
-	log_info("ready, listening on %s\n", o.socket_path);
-	sd_notify("READY=1\nSTATUS=enforcing");
-	ret = serve(&d, lfd) ? 1 : 0;
-	sd_notify("STOPPING=1");
-	pipeline_fini(&d.pipeline);
-	revoke_events_close(&d.events);
-	store_close(&d.rb);
-	ctl_loop_fini(&d.loop);
-out_listen:
-	close(lfd);
-	unlink(o.socket_path);
-	close(d.signal_fd);
+	ret = run(&d, &o, lfd);
+cleanup:
+	if (lfd >= 0) {
+		close(lfd);
+		unlink(o.socket_path);
+	}
+	if (d.signal_fd >= 0)
+		close(d.signal_fd);
 	if (d.uevent_fd >= 0)
 		close(d.uevent_fd);
 	policy_free(&d.policy);
