@@ -7,6 +7,9 @@
  *	request_keys.c	the inodes an add or del names
  *	devices.c	revoked devices: add, del, removals (uevents), policy
  *
+ * devices_add() still writes its part of an answer as it goes, between
+ * its calls into the pipeline, through verbs_err() and verbs_pipeline().
+ *
  * The server (ctl_*), the denial events (events.c), the LSM check and the
  * policy file keep their own headers.
  */
