@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "ctl_loop.h"
+#include "log.h"
 
 static int ep_listen_kind = CTL_EP_LISTEN;
 static int ep_closer_kind = CTL_EP_CLOSER;
@@ -178,7 +179,7 @@ static void accept_all(struct ctl_loop *l)
 		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM ||
 		    errno == ENOBUFS) {
 			/* out of descriptors: look again in a while */
-			fprintf(stderr, "revoke-bpfd: accept: %s; pausing 100 ms\n",
+			log_err("accept: %s; pausing 100 ms\n",
 				strerror(errno));
 			l->listen_paused_until = ctl_now_ms() + 100;
 			ctl_conn_ep(l, EPOLL_CTL_MOD, l->lfd, 0, &ep_listen_kind);

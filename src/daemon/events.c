@@ -19,6 +19,7 @@
 
 #include "events.h"
 #include "common/key.h"
+#include "log.h"
 
 static const char *const hook_names[] = {
 	[REVOKE_HOOK_FILE_PERMISSION] = "file_permission",
@@ -117,8 +118,8 @@ static void log_line(struct revoke_events *ev, const char *line)
 
 	if (now != ev->window) {
 		if (ev->suppressed)
-			fprintf(stderr, "revoke-bpfd: %llu more denials not logged\n",
-				ev->suppressed);
+			log_info("%llu more denials not logged\n",
+				 ev->suppressed);
 		ev->window = now;
 		ev->logged = 0;
 		ev->suppressed = 0;
@@ -128,7 +129,7 @@ static void log_line(struct revoke_events *ev, const char *line)
 		return;
 	}
 	ev->logged++;
-	fprintf(stderr, "revoke-bpfd: denied %s", line);
+	log_info("denied %s", line);
 }
 
 static int on_event(void *ctx, void *data, size_t size)

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * daemon.h - revoke-bpfd's state and what its parts offer one another:
+ *
+ *	daemon.c	main: options, start, signals, the event loop
+ *	verbs.c		one handler per request verb; the writer of answers
+ *	request_keys.c	the inodes an add or del names
+ *	devices.c	revoked devices: add, del, removals (uevents), policy
+ *
+ * devices_add() still writes its part of an answer as it goes, between
+ * its calls into the pipeline, through verbs_err() and verbs_pipeline().
+ *
+ * The server (ctl_*), the denial events (events.c), the LSM check and the
+ * policy file keep their own headers.
+ */
+#ifndef REVOKE_DAEMON_H
+#define REVOKE_DAEMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "common/ctl_proto.h"
+#include "ctl_loop.h"
+#include "events.h"
+#include "named.h"
+#include "pipeline/pipeline.h"
+#include "policy.h"
+#include "store/inode_set.h"
+#include "store/store.h"
+
+/**
+ * struct daemon - everything revoke-bpfd holds while it runs
+ * @rb: the pinned maps and programs
+ * @events: the denial ring buffer and its subscribers
+ * @pipeline: what ends the existing accesses after a deny
+ * @started: when it started, for status
+ * @lsm: the kernel's active LSMs
+ * @socket_path: the control socket
+ * @proc: the procfs searched for holders
+ * @group_name: --group, or NULL
+ * @group: its gid
+ * @policy_path: the policy file
+ * @policy: the policy in force
+ * @uevent_fd: the kernel uevent socket (source netlink), or -1
+ * @uevent_req: the kernel uevent being handled
+ * @signal_fd: SIGTERM, SIGINT and SIGHUP
+ * @loop: the event loop
+ * @serving: @loop is up
+ * @quit: end @loop
+ */
+struct daemon {
+	struct store rb;
+	struct revoke_events events;
+	struct pipeline pipeline;
+	time_t started;
+	char lsm[256];
+	const char *socket_path;
+	const char *proc;
+	const char *group_name;
+	gid_t group;
+	const char *policy_path;
+	struct policy policy;
+	int uevent_fd;
+	struct revoke_req uevent_req;
+	int signal_fd;
+	struct ctl_loop loop;
+	bool serving;
+	bool quit;
+};
+
+/* verbs.c */
+bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
+		  struct rbuf *resp, void *ctx);
+bool verbs_may_send_fd(const struct ctl_peer *peer, void *ctx);
+void verbs_err(struct rbuf *resp, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void verbs_pipeline(struct rbuf *resp, int err, struct pipeline_result *res);
+const char *verbs_change_name(enum revoke_change change);
+
+/* request_keys.c */
+int request_keys_find(struct daemon *d, const struct ctl_peer *peer,
+		      const struct revoke_req *req, struct named_file *nf,
+		      char *why, size_t whylen);
+
+/* devices.c */
+
+/**
+ * struct rdev_add - a device to revoke: by an add, or because it went away
+ * @key: its number and type
+ * @cause: who revoked it: "admin", "udev", "netlink" or the add's cause=
+ * @removed: it went away (its revocation is scoped to that instance)
+ * @opts: what the pipeline does with its holders
+ * @uid: who asked, for the log
+ * @pid: likewise (the kernel: 0 and 0)
+ */
+struct rdev_add {
+	struct revoke_rdev_key key;
+	const char *cause;
+	bool removed;
+	struct pipeline_opts opts;
+	uid_t uid;
+	pid_t pid;
+};
+
+/**
+ * struct rdev_actions - what devices_add() does after the deny
+ * @pipeline: end the holders' accesses (not a policy's mode=deny)
+ * @hangup: send SIGHUP to the holders (a policy's signal=hup)
+ */
+struct rdev_actions {
+	bool pipeline;
+	bool hangup;
+};
+
+/**
+ * struct device_removal - a device that went away, as a uevent told it
+ * @key: its number and type
+ * @major: its major number, as the uevent gave it
+ * @minor: its minor number, likewise
+ * @action: the uevent's action; only "remove" is acted on
+ * @props: its properties, for the policy
+ * @from_kernel: told by the kernel's netlink uevents, not the udev rule
+ * @uid: who told it, for the log (the kernel: 0 and 0)
+ * @pid: likewise
+ */
+struct device_removal {
+	struct revoke_rdev_key key;
+	unsigned int major;
+	unsigned int minor;
+	const char *action;
+	struct uevent_props props;
+	bool from_kernel;
+	uid_t uid;
+	pid_t pid;
+};
+
+struct revoke_rdev_key devices_key_of(const struct revoke_req *req);
+int devices_add(struct daemon *d, const struct rdev_add *add,
+		struct rdev_actions act, struct rbuf *resp);
+int devices_del(struct daemon *d, const struct revoke_rdev_key *key,
+		uid_t uid, pid_t pid, enum revoke_change *change);
+void devices_removal_of(struct device_removal *rm, const struct revoke_req *req,
+			bool from_kernel, uid_t uid, pid_t pid);
+int devices_removed(struct daemon *d, const struct device_removal *rm,
+		    struct rbuf *resp);
+int devices_follow_source(struct daemon *d, char *err, size_t errlen);
+int devices_reload_policy(struct daemon *d, char *err, size_t errlen);
+void devices_read_uevents(void *arg);
+
+#endif /* REVOKE_DAEMON_H */

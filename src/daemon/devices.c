@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * devices.c - revoked devices, the one room for hot-unplug: revoking a
+ * device number (by an add rdev=, or because the device went away), its
+ * del, the removals the udev rule or the kernel's uevents tell, and the
+ * policy that says what a removal does and where removals come from.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/key.h"
+#include "daemon.h"
+#include "log.h"
+#include "pipeline/kernel_revoke.h"
+#include "pipeline/pipeline_report.h"
+#include "pipeline/tty.h"
+#include "store/device_set.h"
+#include "uevent_netlink.h"
+
+/**
+ * devices_key_of() - the device a request names with rdev= and type=
+ * @req: the request
+ *
+ * Return: its key.
+ */
+struct revoke_rdev_key devices_key_of(const struct revoke_req *req)
+{
+	struct revoke_rdev_key key = { .type = req->rdev_type };
+
+	revoke_kdev(req->rdev_major, req->rdev_minor, &key.rdev);
+	return key;
+}
+
+static void devices_log_change(const char *verb,
+			       const struct revoke_rdev_key *key,
+			       const char *cause, uid_t uid, pid_t pid,
+			       enum revoke_change change)
+{
+	log_info("%s rdev=%u:%u type=%s cause=%s by uid=%u pid=%d: %s\n", verb,
+		 revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
+		 revoke_rdev_type_name(key->type), cause, (unsigned int)uid,
+		 (int)pid, verbs_change_name(change));
+}
+
+/**
+ * devices_add() - revoke a device number
+ * @d: the daemon
+ * @add: the device, and how
+ * @act: what to do after the deny
+ * @resp: the answer
+ *
+ * Hang up the ttys and revoke the evdev nodes the holders have open (the
+ * kernel's own revoke, while the daemon's ioctl is still allowed), deny
+ * the device number in every hook, then run the pipeline over every node
+ * of it that is held.
+ *
+ * Return: 0, or -1 if the device could not be denied (answered).
+ */
+int devices_add(struct daemon *d, const struct rdev_add *add,
+		struct rdev_actions act, struct rbuf *resp)
+{
+	struct revoke_rdev_key key = add->key;
+	struct pipeline_rdev rd = {};
+	struct pipeline_result res;
+	enum revoke_change change;
+	char what[64];
+	int err;
+
+	if (act.pipeline)
+		pipeline_rdev_prepare(&d->pipeline, &key, act.hangup, &rd);
+	err = device_set_add(&d->rb, &key, add->cause, add->removed, &change);
+	if (err)
+		pipeline_rdev_cancel(&rd);
+	if (err == -ENOSPC) {
+		verbs_err(resp, ENOSPC, "the revoked device set is full (%u "
+			  "entries); del a device first", REVOKE_RDEV_ENTRIES);
+		return -1;
+	}
+	if (err) {
+		verbs_err(resp, -err, "cannot update the revoked device set: %s",
+			  strerror(-err));
+		return -1;
+	}
+	devices_log_change(add->removed ? "add removed" : "add", &key,
+			   add->cause, add->uid, add->pid, change);
+	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
+		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
+		    revoke_rdev_type_name(key.type), rd.kernel_revoked);
+	if (!act.pipeline)
+		return 0;	/* no pidfds were taken either */
+	err = pipeline_rdev_run(&d->pipeline, &rd, &add->opts, &res);
+	verbs_pipeline(resp, err, &res);
+	if (!err)
+		pipeline_report_lines(resp, &res);
+	pipeline_rdev_finish(&rd, resp);
+	if (err)
+		return 0;
+	snprintf(what, sizeof(what), "rdev=%u:%u", revoke_kdev_major(key.rdev),
+		 revoke_kdev_minor(key.rdev));
+	log_pipeline(what, &res);
+	pipeline_report_log(&res);
+	pipeline_result_free(&res);
+	return 0;
+}
+
+/**
+ * devices_del() - lift a device's revocation
+ * @d: the daemon
+ * @key: the device
+ * @uid: who asked, for the log
+ * @pid: likewise
+ * @change: deleted, or absent
+ *
+ * Return: 0 or a negative errno.
+ */
+int devices_del(struct daemon *d, const struct revoke_rdev_key *key,
+		uid_t uid, pid_t pid, enum revoke_change *change)
+{
+	int err;
+
+	err = device_set_del(&d->rb, key, change);
+	if (!err)
+		devices_log_change("del", key, "-", uid, pid, *change);
+	return err;
+}
+
+/**
+ * devices_removal_of() - what a uevent request says went away
+ * @rm: the removal; it points into @req, which must outlive it
+ * @req: a uevent request, from the udev rule or uevent_nl_read()
+ * @from_kernel: @req came from the kernel's netlink uevents
+ * @uid: who sent it (the kernel: 0)
+ * @pid: likewise
+ */
+void devices_removal_of(struct device_removal *rm, const struct revoke_req *req,
+			bool from_kernel, uid_t uid, pid_t pid)
+{
+	*rm = (struct device_removal){
+		.key = devices_key_of(req),
+		.major = req->rdev_major,
+		.minor = req->rdev_minor,
+		.action = req->action,
+		.props = { req->prop_keys, req->prop_vals, req->nprops },
+		.from_kernel = from_kernel,
+		.uid = uid,
+		.pid = pid,
+	};
+}
+
+/* The policy's rule for @rm, or NULL; said in the log either way. */
+static const struct policy_rule *devices_rule(struct daemon *d,
+					      const struct device_removal *rm,
+					      bool revoked)
+{
+	const struct policy_rule *rule = policy_match(&d->policy, &rm->props);
+	const char *type = revoke_rdev_type_name(rm->key.type);
+
+	if (rule)
+		log_info("uevent remove %s %u:%u: policy line %u, mode %s\n",
+			 type, rm->major, rm->minor, rule->line,
+			 policy_mode_name(rule->mode));
+	else
+		log_info("uevent remove %s %u:%u: %s\n", type, rm->major,
+			 rm->minor, revoked ? "revoked before, now removed" :
+					      "no policy rule");
+	return rule;
+}
+
+/**
+ * devices_removed() - act on a device event
+ * @d: the daemon
+ * @rm: the event
+ * @resp: the answer, unless the event is ignored
+ *
+ * A removed device is revoked if the policy says so, and its revocation,
+ * if it was revoked before, is scoped to the instance that went away,
+ * policy or not.  Events from the source the policy does not follow, and
+ * any action but "remove", are ignored.
+ *
+ * Return: 1 if ignored (nothing answered), else as devices_add().
+ */
+int devices_removed(struct daemon *d, const struct device_removal *rm,
+		    struct rbuf *resp)
+{
+	const struct policy_rule *rule;
+	struct revoke_rdev_val val;
+	struct rdev_add add;
+	bool revoked;
+
+	/* one source at a time, or a removal would be stamped twice */
+	if (rm->from_kernel != (d->policy.source == POLICY_SOURCE_NETLINK) ||
+	    strcmp(rm->action, "remove"))
+		return 1;
+	revoked = !device_set_get(&d->rb, &rm->key, &val);
+	rule = devices_rule(d, rm, revoked);
+	if (!rule && !revoked)
+		return 1;
+	add = (struct rdev_add){
+		.key = rm->key,
+		.cause = rm->from_kernel ? "netlink" : "udev",
+		.removed = true,
+		.opts = {
+			/* no rule (revoked by hand): the default, release */
+			.release = !rule ? REVOKE_RELEASE_AUTO :
+				   rule->mode == POLICY_RELEASE ?
+				   REVOKE_RELEASE_YES : REVOKE_RELEASE_NO,
+			.timeout_ms = PIPELINE_TIMEOUT_DEFAULT_MS,
+			.spare = d->policy.spare_holders,
+		},
+		.uid = rm->uid,
+		.pid = rm->pid,
+	};
+	return devices_add(d, &add, (struct rdev_actions){
+				.pipeline = !rule || rule->mode != POLICY_DENY,
+				.hangup = rule && rule->hangup }, resp);
+}
+
+/**
+ * devices_read_uevents() - handle every pending kernel uevent
+ * @arg: the daemon
+ *
+ * As the udev rule's would be; the answers go nowhere.
+ */
+void devices_read_uevents(void *arg)
+{
+	struct daemon *d = arg;
+	struct device_removal rm;
+	struct rbuf resp = {};
+
+	while (uevent_nl_read(d->uevent_fd, &d->uevent_req) == 1) {
+		devices_removal_of(&rm, &d->uevent_req, true, 0, 0);
+		devices_removed(d, &rm, &resp);
+		rbuf_free(&resp);
+	}
+}
+
+/**
+ * devices_follow_source() - listen to the kernel's uevents if, and only
+ * if, the policy says so
+ * @d: the daemon
+ * @err: why not, on error
+ * @errlen: its size
+ *
+ * Return: 0 or a negative errno.
+ */
+int devices_follow_source(struct daemon *d, char *err, size_t errlen)
+{
+	bool want = d->policy.source == POLICY_SOURCE_NETLINK;
+
+	if (want && d->uevent_fd < 0) {
+		d->uevent_fd = uevent_nl_open();
+		if (d->uevent_fd < 0) {
+			snprintf(err, errlen, "cannot listen to kernel uevents: %s",
+				 strerror(-d->uevent_fd));
+			return d->uevent_fd;
+		}
+		if (d->serving)
+			ctl_loop_watch(&d->loop, d->uevent_fd,
+				       devices_read_uevents, d);
+	}
+	if (!want && d->uevent_fd >= 0) {
+		if (d->serving)
+			ctl_loop_unwatch(&d->loop, d->uevent_fd);
+		close(d->uevent_fd);
+		d->uevent_fd = -1;
+	}
+	return 0;
+}
+
+/**
+ * devices_reload_policy() - reread the policy file
+ * @d: the daemon
+ * @err: why it was not taken, on error
+ * @errlen: its size
+ *
+ * The policy in force is kept if the new one is bad.
+ *
+ * Return: 0 or a negative errno.
+ */
+int devices_reload_policy(struct daemon *d, char *err, size_t errlen)
+{
+	int ret = policy_load(d->policy_path, &d->policy, err, errlen);
+
+	if (!ret)
+		ret = devices_follow_source(d, err, errlen);
+	if (ret)
+		log_err("%s; the policy in force is unchanged (%zu rules)\n",
+			err, d->policy.nrules);
+	else
+		log_info("policy %s: %zu rules, source %s\n", d->policy_path,
+			 d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
+	return ret;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * log.h - revoke-bpfd's one way to say something: every error and notice
+ * of the daemon goes to stderr (the journal, under systemd) as a line
+ * starting "revoke-bpfd: ", as bpftool's p_err() and p_info() do for it.
+ */
+#ifndef REVOKE_DAEMON_LOG_H
+#define REVOKE_DAEMON_LOG_H
+
+struct pipeline_result;
+
+void log_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void log_pipeline(const char *what, const struct pipeline_result *res);
+
+#endif /* REVOKE_DAEMON_LOG_H */

@@ -1,0 +1,627 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verbs.c - one handler per request verb, found in a table by the
+ * router, verbs_handle(); the one writer of revoke-bpfd's answers.
+ *
+ * A handler returns 0 once answered, -1 once it answered an error, or 1
+ * if it keeps the connection (events).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "common/key.h"
+#include "daemon.h"
+#include "log.h"
+#include "lsm_check.h"
+#include "pipeline/loopdev.h"
+#include "pipeline/pipeline_report.h"
+#include "pipeline/tty.h"
+#include "store/device_set.h"
+
+#ifndef REVOKE_VERSION
+#define REVOKE_VERSION "0.0.0"
+#endif
+
+static const char *const verbs_change_words[] = {
+	[REVOKE_ADDED] = "added",
+	[REVOKE_ALREADY] = "already",
+	[REVOKE_DELETED] = "deleted",
+	[REVOKE_ABSENT] = "absent",
+};
+
+/**
+ * verbs_change_name() - the word for a change, in answers and the log
+ * @change: what an add or del did
+ *
+ * Return: "added", "already", "deleted" or "absent".
+ */
+const char *verbs_change_name(enum revoke_change change)
+{
+	return verbs_change_words[change];
+}
+
+/**
+ * verbs_err() - answer an error: "err ENAME message"
+ * @resp: the answer
+ * @errnum: the positive errno it is named by (EIO if it has no name)
+ * @fmt: printf format of the message
+ */
+void verbs_err(struct rbuf *resp, int errnum, const char *fmt, ...)
+{
+	const char *name = strerrorname_np(errnum);
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	rbuf_printf(resp, "err %s %s\n", name ? name : "EIO", msg);
+}
+
+static void verbs_report(struct rbuf *resp, const struct revoke_report *r)
+{
+	rbuf_printf(resp, "holders=%u fds=%u mappings=%u waiters=%u woken=%u "
+		    "unmapped=%u released=%u failed=%u", r->holders, r->fds,
+		    r->mappings, r->waiters, r->woken, r->unmapped, r->released,
+		    r->failed);
+}
+
+/**
+ * verbs_pipeline() - answer the counts, timings and failures of a
+ * pipeline run, or why it did not run
+ * @resp: the answer
+ * @err: the run's error, or 0
+ * @res: its result (counted as one failure if @err)
+ */
+void verbs_pipeline(struct rbuf *resp, int err, struct pipeline_result *res)
+{
+	if (err) {
+		res->rep.failed = 1;
+		verbs_report(resp, &res->rep);
+		rbuf_printf(resp, " discover_us=0 total_us=0\n");
+		rbuf_printf(resp, "failure pid=0 tid=0 step=discover reason=%s\n",
+			    err == -ENOSYS ? "holder_iterators_unavailable" :
+			    strerrorname_np(-err) ?: "EIO");
+		return;
+	}
+	verbs_report(resp, &res->rep);
+	rbuf_printf(resp, " discover_us=%llu total_us=%llu killed=%zu passes=%u\n",
+		    (unsigned long long)res->discover_us,
+		    (unsigned long long)res->total_us, res->nkill, res->passes);
+}
+
+static void verbs_log_change(const struct ctl_peer *peer, const char *verb,
+			     const struct revoke_key *key,
+			     enum revoke_change change)
+{
+	log_info("%s dev=%u:%u ino=%llu by uid=%u pid=%d: %s\n", verb,
+		 revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
+		 (unsigned long long)key->ino, (unsigned int)peer->uid,
+		 (int)peer->pid, verbs_change_name(change));
+}
+
+/* A holder that cannot be handled is spared if add or the policy says so. */
+static struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
+						const struct revoke_req *req)
+{
+	return (struct pipeline_opts){
+		.release = req->has_release ? req->release : REVOKE_RELEASE_AUTO,
+		.timeout_ms = req->timeout_ms ? req->timeout_ms :
+			      PIPELINE_TIMEOUT_DEFAULT_MS,
+		.spare = req->spare || d->policy.spare_holders,
+	};
+}
+
+/* Add @res's counts and timings to @sum's; @sum keeps @res's failures. */
+static void verbs_sum_results(struct pipeline_result *sum,
+			      const struct pipeline_result *res)
+{
+	struct revoke_report *s = &sum->rep;
+	const struct revoke_report *r = &res->rep;
+
+	s->holders += r->holders;
+	s->fds += r->fds;
+	s->mappings += r->mappings;
+	s->waiters += r->waiters;
+	s->woken += r->woken;
+	s->unmapped += r->unmapped;
+	s->released += r->released;
+	s->failed += r->failed;
+	sum->discover_us += res->discover_us;
+	sum->total_us += res->total_us;
+	pipeline_report_merge(sum, res);
+}
+
+/*
+ * The map update has made every new operation fail; now end the existing
+ * ones (pipeline.c) for each of @keys, the files one request revoked, and
+ * answer what was found and done, as one count.
+ */
+static void verbs_run_pipeline(struct daemon *d, const struct revoke_key *keys,
+			       size_t nkeys, const struct revoke_req *req,
+			       struct rbuf *resp)
+{
+	struct pipeline_opts opts = verbs_pipeline_opts(d, req);
+	struct pipeline_result res[NAMED_MAX_KEYS], sum = {};
+	char what[64];
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < nkeys && !err; i++) {
+		err = pipeline_run(&d->pipeline, &keys[i], &opts, &res[i]);
+		if (err)
+			break;
+		verbs_sum_results(&sum, &res[i]);
+		snprintf(what, sizeof(what), "dev=%u:%u ino=%llu",
+			 revoke_kdev_major(keys[i].dev),
+			 revoke_kdev_minor(keys[i].dev),
+			 (unsigned long long)keys[i].ino);
+		log_pipeline(what, &res[i]);
+		pipeline_report_log(&res[i]);
+	}
+	if (err) {
+		verbs_pipeline(resp, err, &res[i]);
+	} else {
+		verbs_pipeline(resp, 0, &sum);
+		for (j = 0; j < nkeys; j++)
+			pipeline_report_lines(resp, &res[j]);
+	}
+	for (j = 0; j < i; j++)
+		pipeline_result_free(&res[j]);
+	pipeline_result_free(&sum);
+}
+
+/*
+ * The keys @req names, or the answer why not: 0; 1 once a del of an
+ * inode revoked nowhere is answered "ok absent"; or -1 once answered.
+ */
+static int verbs_keys(struct daemon *d, const struct ctl_peer *peer,
+		      const struct revoke_req *req, struct named_file *nf,
+		      struct rbuf *resp)
+{
+	char why[1024];
+	int err;
+
+	err = request_keys_find(d, peer, req, nf, why, sizeof(why));
+	if (err == 1) {
+		rbuf_printf(resp, "ok %s\n", verbs_change_name(REVOKE_ABSENT));
+		rbuf_printf(resp, "ino=%llu\n", (unsigned long long)req->ino);
+		return 1;
+	}
+	if (err) {
+		verbs_err(resp, -err, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The key line: the first key, then any other one the request revoked. */
+static void verbs_resp_keys(struct rbuf *resp, const struct named_file *nf)
+{
+	size_t i;
+
+	rbuf_printf(resp, "dev=%u:%u ino=%llu", revoke_kdev_major(nf->keys[0].dev),
+		    revoke_kdev_minor(nf->keys[0].dev),
+		    (unsigned long long)nf->keys[0].ino);
+	for (i = 1; i < nf->nkeys; i++)
+		rbuf_printf(resp, " also=%u:%u/%llu",
+			    revoke_kdev_major(nf->keys[i].dev),
+			    revoke_kdev_minor(nf->keys[i].dev),
+			    (unsigned long long)nf->keys[i].ino);
+	rbuf_printf(resp, "\n");
+}
+
+static int verbs_add_rdev(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct rbuf *resp)
+{
+	struct rdev_add add = {
+		.key = devices_key_of(req),
+		.cause = req->cause[0] ? req->cause : "admin",
+		.removed = req->removed,
+		.opts = verbs_pipeline_opts(d, req),
+		.uid = peer->uid,
+		.pid = peer->pid,
+	};
+
+	return devices_add(d, &add, (struct rdev_actions){ .pipeline = true },
+			   resp);
+}
+
+static int verbs_del_rdev(struct daemon *d, const struct ctl_peer *peer,
+			  const struct revoke_req *req, struct rbuf *resp)
+{
+	struct revoke_rdev_key key = devices_key_of(req);
+	enum revoke_change change;
+	int err;
+
+	err = devices_del(d, &key, peer->uid, peer->pid, &change);
+	if (err) {
+		verbs_err(resp, -err, "cannot update the revoked device set: %s",
+			  strerror(-err));
+		return -1;
+	}
+	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	rbuf_printf(resp, "rdev=%u:%u type=%s\n", revoke_kdev_major(key.rdev),
+		    revoke_kdev_minor(key.rdev), revoke_rdev_type_name(key.type));
+	return 0;
+}
+
+/* Deny each key in the revoked set; 0, or an errno answered. */
+static int verbs_deny(struct daemon *d, const struct ctl_peer *peer,
+		      const struct revoke_req *req, const struct named_file *nf,
+		      enum revoke_change *change)
+{
+	enum revoke_change one;
+	size_t i;
+	int err;
+
+	*change = REVOKE_ALREADY;
+	for (i = 0; i < nf->nkeys; i++) {
+		err = inode_set_add(&d->rb, &nf->keys[i], &one);
+		if (err)
+			return err;
+		if (one == REVOKE_ADDED)
+			*change = REVOKE_ADDED;
+		if (req->has_path)
+			inode_set_name_set(&d->rb, &nf->keys[i], req->path);
+		verbs_log_change(peer, "add", &nf->keys[i], one);
+	}
+	return 0;
+}
+
+static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	enum revoke_change change;
+	struct loopdev_set loops;
+	struct named_file nf;
+	struct tty_hangup th;
+	size_t i;
+	int err;
+
+	if (req->has_rdev)
+		return verbs_add_rdev(d, peer, req, resp);
+	if (verbs_keys(d, peer, req, &nf, resp))
+		return -1;
+
+	/* a pty slave: a file of it to hang it up with after the deny */
+	tty_prepare_inode(&th, d->pipeline.ready ? &d->pipeline.holders : NULL,
+			  &nf.keys[0]);
+	err = verbs_deny(d, peer, req, &nf, &change);
+	if (err)
+		tty_hangup_cancel(&th);
+	if (err == -ENOSPC) {
+		verbs_err(resp, ENOSPC,
+			  "the revoked set is full (%u entries); del an entry, or "
+			  "unload and restart revoke-bpfd with a larger --max-entries",
+			  d->rb.max_entries);
+		return -1;
+	}
+	if (err) {
+		verbs_err(resp, -err, "cannot update the revoked set: %s",
+			  strerror(-err));
+		return -1;
+	}
+	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	verbs_resp_keys(resp, &nf);
+	if (req->has_path && d->pipeline.ready)
+		holders_skip(&d->pipeline.holders, getpid(), peer->pid);
+	verbs_run_pipeline(d, nf.keys, nf.nkeys, req, resp);
+	if (req->has_path && d->pipeline.ready)
+		holders_skip(&d->pipeline.holders, getpid(), 0);
+	/* the loop devices backed by each file, by their own numbers */
+	for (i = 0; i < nf.nkeys; i++) {
+		loopdev_revoke_file(&loops, &d->rb, &d->pipeline, &nf.keys[i]);
+		loopdev_report(resp, &loops);
+	}
+	tty_hangup_finish(&th);
+	tty_hangup_report(resp, &th);
+	return 0;
+}
+
+static int verbs_del(struct daemon *d, const struct ctl_peer *peer,
+		     const struct revoke_req *req, struct rbuf *resp)
+{
+	enum revoke_change change = REVOKE_ABSENT, one;
+	struct named_file nf;
+	size_t i;
+	int err;
+
+	if (req->has_rdev)
+		return verbs_del_rdev(d, peer, req, resp);
+	err = verbs_keys(d, peer, req, &nf, resp);
+	if (err)
+		return err > 0 ? 0 : -1;
+	for (i = 0; i < nf.nkeys; i++) {
+		err = inode_set_del(&d->rb, &nf.keys[i], &one);
+		if (err) {
+			verbs_err(resp, -err, "cannot update the revoked set: %s",
+				  strerror(-err));
+			return -1;
+		}
+		if (one == REVOKE_DELETED)
+			change = REVOKE_DELETED;
+		verbs_log_change(peer, "del", &nf.keys[i], one);
+	}
+	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	verbs_resp_keys(resp, &nf);
+	return 0;
+}
+
+struct verbs_list_ctx {
+	struct daemon *d;
+	struct rbuf *body;
+};
+
+static int verbs_list_inode(const struct revoke_key *key,
+			    const struct revoke_val *val, void *ctx)
+{
+	struct verbs_list_ctx *lc = ctx;
+	char enc[3 * REVOKE_NAME_MAX];
+	struct revoke_name name;
+	struct revoke_report rep;
+	bool have = !inode_set_report_get(&lc->d->rb, key, &rep);
+
+	rbuf_printf(lc->body, "dev=%u:%u ino=%llu kind=%s revoked_at=%llu "
+		    "denials=%llu", revoke_kdev_major(key->dev),
+		    revoke_kdev_minor(key->dev), (unsigned long long)key->ino,
+		    have && rep.flags & REVOKE_REPORT_DEAD ? "dead" : "revoked",
+		    (unsigned long long)val->revoked_at,
+		    (unsigned long long)val->denials);
+	if (have && !(rep.flags & REVOKE_REPORT_DEAD)) {
+		rbuf_printf(lc->body, " ");
+		verbs_report(lc->body, &rep);
+	}
+	if (!inode_set_name_get(&lc->d->rb, key, &name) &&
+	    revoke_pct_encode(name.path, enc, sizeof(enc)) > 0)
+		rbuf_printf(lc->body, " path=%s", enc);
+	rbuf_printf(lc->body, "\n");
+	return 0;
+}
+
+static int verbs_list_rdev(const struct revoke_rdev_key *key,
+			   const struct revoke_rdev_val *val, void *ctx)
+{
+	struct verbs_list_ctx *lc = ctx;
+	char cause[REVOKE_CAUSE_LEN];
+
+	memcpy(cause, val->cause, sizeof(cause));
+	cause[sizeof(cause) - 1] = '\0';
+	rbuf_printf(lc->body, "rdev=%u:%u type=%s kind=device revoked_at=%llu "
+		    "removed_at=%llu denials=%llu cause=%s\n",
+		    revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
+		    revoke_rdev_type_name(key->type),
+		    (unsigned long long)val->revoked_at,
+		    (unsigned long long)(val->removed_ns / 1000000000ull),
+		    (unsigned long long)val->denials, cause[0] ? cause : "-");
+	return 0;
+}
+
+static int verbs_list(struct daemon *d, const struct ctl_peer *peer,
+		      const struct revoke_req *req, struct rbuf *resp)
+{
+	struct rbuf body = {};
+	struct verbs_list_ctx lc = { d, &body };
+	int err;
+
+	(void)peer;
+	(void)req;
+	err = inode_set_for_each(&d->rb, verbs_list_inode, &lc);
+	if (!err)
+		err = device_set_for_each(&d->rb, verbs_list_rdev, &lc);
+	if (err) {
+		rbuf_free(&body);
+		verbs_err(resp, -err, "cannot read the revoked set: %s",
+			  strerror(-err));
+		return -1;
+	}
+	rbuf_printf(resp, "ok list\n");
+	if (body.len)
+		rbuf_printf(resp, "%.*s", (int)body.len, body.data);
+	resp->failed |= body.failed;
+	rbuf_free(&body);
+	return 0;
+}
+
+static int verbs_status(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp)
+{
+	struct revoke_state st;
+	struct utsname uts;
+	uint64_t count = 0, ndev = 0;
+	int i;
+
+	(void)peer;
+	(void)req;
+	uname(&uts);
+	inode_set_count(&d->rb, &count);
+	device_set_count(&d->rb, &ndev);
+	memset(&st, 0, sizeof(st));
+	inode_set_state(&d->rb, &st);
+	rbuf_printf(resp, "ok status\n");
+	rbuf_printf(resp, "daemon_pid=%d\n", (int)getpid());
+	rbuf_printf(resp, "version=%s\n", REVOKE_VERSION);
+	rbuf_printf(resp, "uptime_s=%lld\n", (long long)(time(NULL) - d->started));
+	rbuf_printf(resp, "kernel=%s\n", uts.release);
+	rbuf_printf(resp, "lsm=%s\n", d->lsm);
+	rbuf_printf(resp, "bpf_lsm=%s\n",
+		    revoke_lsm_has_bpf(d->lsm) ? "active" : "inactive");
+	rbuf_printf(resp, "programs_attached=%d/%d\n",
+		    store_count_attached(d->rb.pin_dir),
+		    REVOKE_NR_PROGS - d->rb.nr_skipped);
+	rbuf_printf(resp, "programs_skipped=%d\n", d->rb.nr_skipped);
+	for (i = 0; i < REVOKE_NR_PROGS; i++)
+		rbuf_printf(resp, "program.%s=%s\n", revoke_prog_names[i],
+			    store_prog_state(&d->rb, i));
+	rbuf_printf(resp, "pin_dir=%s\n", d->rb.pin_dir);
+	rbuf_printf(resp, "adopted=%s\n", d->rb.adopted ? "yes" : "no");
+	rbuf_printf(resp, "replaced_programs=%d\n", d->rb.replaced);
+	rbuf_printf(resp, "entries=%llu\n", (unsigned long long)count);
+	rbuf_printf(resp, "capacity=%u\n", d->rb.max_entries);
+	rbuf_printf(resp, "devices=%llu\n", (unsigned long long)ndev);
+	rbuf_printf(resp, "freed_inodes=%llu\n", (unsigned long long)st.freed);
+	rbuf_printf(resp, "events_lost=%llu\n", (unsigned long long)st.events_lost);
+	rbuf_printf(resp, "subscribers=%d\n", d->events.nsubs);
+	rbuf_printf(resp, "socket=%s\n", d->socket_path);
+	rbuf_printf(resp, "admin_group=%s\n", d->group_name ? d->group_name : "-");
+	ctl_loop_status(&d->loop, resp);
+	return 0;
+}
+
+/* Keep the connection and stream every denial to it. */
+static int verbs_events(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp)
+{
+	(void)req;
+	if (revoke_events_subscribe(&d->events, peer->fd)) {
+		verbs_err(resp, EBUSY, "already %d event subscribers; try again later",
+			  REVOKE_MAX_SUBSCRIBERS);
+		return -1;
+	}
+	rbuf_printf(resp, "ok events\n");
+	return 1;
+}
+
+/*
+ * Drop every revocation, detach every program, and exit: first clear
+ * revoke_armed, so that nothing is denied from then on, however long the
+ * kernel takes to tear the links down after their pins go.
+ */
+static int verbs_unload(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp)
+{
+	char pin_dir[sizeof(d->rb.pin_dir)];
+	int err;
+
+	(void)req;
+	strcpy(pin_dir, d->rb.pin_dir);
+	/* every hook returns at its first load from here on */
+	err = store_disarm(&d->rb);
+	if (err)
+		log_err("cannot clear revoke_armed: %s; the programs deny "
+			"until the kernel detaches them\n", strerror(-err));
+	revoke_events_close(&d->events);
+	store_close(&d->rb);
+	err = store_unload(pin_dir);
+	log_info("unload by uid=%u pid=%d: %s\n", (unsigned int)peer->uid,
+		 (int)peer->pid, err ? strerror(-err) :
+		 "every program detached, every revocation lifted");
+	d->quit = true;
+	if (err) {
+		verbs_err(resp, -err, "cannot remove the pins in %s: %s; remove "
+			  "them by hand with 'rm -r %s'", pin_dir, strerror(-err),
+			  pin_dir);
+		return -1;
+	}
+	rbuf_printf(resp, "ok unloaded\n");
+	return 0;
+}
+
+/* A device event from the udev rule (revoke-bpf uevent). */
+static int verbs_uevent(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp)
+{
+	struct device_removal rm;
+	int ret;
+
+	devices_removal_of(&rm, req, false, peer->uid, peer->pid);
+	ret = devices_removed(d, &rm, resp);
+	if (ret == 1) {
+		rbuf_printf(resp, "ok ignored\n");
+		return 0;
+	}
+	return ret;
+}
+
+static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp)
+{
+	char err[512];
+
+	(void)peer;
+	(void)req;
+	if (devices_reload_policy(d, err, sizeof(err))) {
+		verbs_err(resp, EINVAL, "%s; the policy in force is unchanged",
+			  err);
+		return -1;
+	}
+	rbuf_printf(resp, "ok reloaded\n");
+	rbuf_printf(resp, "policy=%s rules=%zu source=%s\n", d->policy_path,
+		    d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
+	return 0;
+}
+
+typedef int (*verbs_fn)(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp);
+
+static const verbs_fn verbs_handlers[] = {
+	[REVOKE_VERB_ADD] = verbs_add,
+	[REVOKE_VERB_DEL] = verbs_del,
+	[REVOKE_VERB_LIST] = verbs_list,
+	[REVOKE_VERB_STATUS] = verbs_status,
+	[REVOKE_VERB_EVENTS] = verbs_events,
+	[REVOKE_VERB_UNLOAD] = verbs_unload,
+	[REVOKE_VERB_UEVENT] = verbs_uevent,
+	[REVOKE_VERB_RELOAD] = verbs_reload,
+};
+
+static bool verbs_may_act(const struct daemon *d, const struct ctl_peer *peer)
+{
+	return peer->uid == 0 ||
+	       (d->group_name && ctl_peer_in_group(peer, d->group));
+}
+
+/**
+ * verbs_may_send_fd() - may @peer send the daemon a descriptor?
+ * @peer: the peer
+ * @ctx: the daemon
+ *
+ * Only a peer who may change the set may.
+ *
+ * Return: true if so.
+ */
+bool verbs_may_send_fd(const struct ctl_peer *peer, void *ctx)
+{
+	return verbs_may_act(ctx, peer);
+}
+
+/**
+ * verbs_handle() - parse, check and answer one request
+ * @peer: who sent it
+ * @buf: the request
+ * @len: its length
+ * @resp: the answer
+ * @ctx: the daemon
+ *
+ * Return: true if the handler kept the connection (events).
+ */
+bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
+		  struct rbuf *resp, void *ctx)
+{
+	struct daemon *d = ctx;
+	struct revoke_req req;
+	const char *why = "";
+
+	if (revoke_req_parse(buf, len, &req, &why)) {
+		verbs_err(resp, EINVAL, "bad request: %s", why);
+		return false;
+	}
+	if (revoke_verb_privileged(req.verb) && !verbs_may_act(d, peer)) {
+		verbs_err(resp, EPERM,
+			  "only root%s%s may use '%s' (you are uid %u); run it with sudo",
+			  d->group_name ? " and members of group " : "",
+			  d->group_name ? d->group_name : "",
+			  revoke_verb_name(req.verb), (unsigned int)peer->uid);
+		return false;
+	}
+	if (peer->fds_refused) {
+		verbs_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
+			  (unsigned int)peer->uid);
+		return false;
+	}
+	return verbs_handlers[req.verb](d, peer, &req, resp) == 1;
+}
