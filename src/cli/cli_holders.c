@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_holders.h"
-#include "common/ctl_proto.h"
+#include "cli.h"
 
 /*
  * A process name from the daemon (percent-decoded), for a terminal: any
