@@ -44,8 +44,9 @@ void cli_output_set_cmd(const char *name);
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_output_json_string(const char *str);
 void cli_output_json_fields(char *line, bool *first);
+bool cli_output_line_is(const char *line, const char *word);
 void cli_output_json_lines(const char *name, const char *body,
-			   const char *prefix);
+			   const char *word);
 char *cli_output_next_line(char **body);
 
 /* cli_holders.c */

@@ -11,10 +11,10 @@
 #include "cli.h"
 
 static const char *const change_text[][2] = {
-	{ "added", "revoked" },
-	{ "already", "already revoked" },
-	{ "deleted", "no longer revoked" },
-	{ "absent", "was not revoked" },
+	{ REVOKE_OK_ADDED, "revoked" },
+	{ REVOKE_OK_ALREADY, "already revoked" },
+	{ REVOKE_OK_DELETED, "no longer revoked" },
+	{ REVOKE_OK_ABSENT, "was not revoked" },
 };
 
 
@@ -23,10 +23,10 @@ static bool not_done(const char *line)
 {
 	char v[48];
 
-	return (!strncmp(line, "tty ", 4) &&
-		revoke_kv_get(line, "hungup", v, sizeof(v)) && strcmp(v, "yes")) ||
-	       (!strncmp(line, "loop ", 5) &&
-		revoke_kv_get(line, "reason", v, sizeof(v)));
+	return (cli_output_line_is(line, REVOKE_LINE_TTY) &&
+		revoke_kv_get(line, REVOKE_FIELD_HUNGUP, v, sizeof(v)) && strcmp(v, "yes")) ||
+	       (cli_output_line_is(line, REVOKE_LINE_LOOP) &&
+		revoke_kv_get(line, REVOKE_FIELD_REASON, v, sizeof(v)));
 }
 
 /* A loop device, a tty or an io_uring instance, as text. */
@@ -35,29 +35,29 @@ static void print_reach(const char *line)
 	char rdev[32] = "?", rel[16] = "0", why[64] = "";
 	char pid[24] = "?", fd[24] = "?", files[24] = "0", bufs[24] = "0";
 
-	if (!strncmp(line, "io_uring ", 9)) {
-		revoke_kv_get(line, "pid", pid, sizeof(pid));
-		revoke_kv_get(line, "fd", fd, sizeof(fd));
-		revoke_kv_get(line, "files", files, sizeof(files));
-		revoke_kv_get(line, "buffers", bufs, sizeof(bufs));
+	if (cli_output_line_is(line, REVOKE_LINE_IO_URING)) {
+		revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
+		revoke_kv_get(line, REVOKE_FIELD_FD, fd, sizeof(fd));
+		revoke_kv_get(line, REVOKE_FIELD_FILES, files, sizeof(files));
+		revoke_kv_get(line, REVOKE_FIELD_BUFFERS, bufs, sizeof(bufs));
 		printf("  io_uring of pid %s (fd %s): fixed files %s, buffers "
 		       "%s taken away\n", pid, fd, files, bufs);
 		return;
 	}
 
-	revoke_kv_get(line, "rdev", rdev, sizeof(rdev));
-	revoke_kv_get(line, "released", rel, sizeof(rel));
-	revoke_kv_get(line, "reason", why, sizeof(why));
-	if (!strncmp(line, "tty ", 4))
+	revoke_kv_get(line, REVOKE_FIELD_RDEV, rdev, sizeof(rdev));
+	revoke_kv_get(line, REVOKE_FIELD_RELEASED, rel, sizeof(rel));
+	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
+	if (cli_output_line_is(line, REVOKE_LINE_TTY))
 		printf("  tty %s: %s%s\n", rdev, why[0] ? "not hung up: " :
 		       "hung up", why);
-	else if (revoke_kv_get(line, "scan", rel, sizeof(rel)))
+	else if (revoke_kv_get(line, REVOKE_FIELD_SCAN, rel, sizeof(rel)))
 		printf("  loop devices: not all looked at: %s\n", why);
 	else
 		printf("  loop device %s: %s, %s, released %s%s%s\n", rdev,
-		       not_done(line) && strstr(line, "denied=no") ?
+		       not_done(line) && strstr(line, REVOKE_FIELD_DENIED "=no") ?
 		       "not denied" : "denied",
-		       strstr(line, "detached=yes") ? "detached" :
+		       strstr(line, REVOKE_FIELD_DETACHED "=yes") ? "detached" :
 		       "still bound", rel, why[0] ? "; failed: " : "", why);
 }
 
@@ -68,7 +68,7 @@ static void print_reach(const char *line)
 /* What the lines after the counts leave undone: 0 or an exit status. */
 static int left_undone(const char *line, int status)
 {
-	if (!strncmp(line, "failure ", 8))
+	if (cli_output_line_is(line, REVOKE_LINE_FAILURE))
 		return EXIT_HOLDERS_LEFT;
 	if (not_done(line) && status != EXIT_HOLDERS_LEFT)
 		return EXIT_REACH_LEFT;
@@ -87,8 +87,11 @@ static int print_report(char *body)
 	char *line = cli_output_next_line(&body);
 	bool first = true;
 	char v[9][24];
-	static const char *const keys[9] = { "holders", "fds", "mappings",
-		"waiters", "woken", "unmapped", "released", "failed", "killed" };
+	static const char *const keys[9] = {
+		REVOKE_FIELD_HOLDERS, REVOKE_FIELD_FDS, REVOKE_FIELD_MAPPINGS,
+		REVOKE_FIELD_WAITERS, REVOKE_FIELD_WOKEN, REVOKE_FIELD_UNMAPPED,
+		REVOKE_FIELD_RELEASED, REVOKE_FIELD_FAILED, REVOKE_FIELD_KILLED,
+	};
 	int i, status = 0;
 
 	if (!line)
@@ -97,11 +100,11 @@ static int print_report(char *body)
 		printf(",\"report\":{");
 		cli_output_json_fields(line, &first);
 		putchar('}');
-		cli_output_json_lines("failures", body, "failure ");
-		cli_output_json_lines("killed", body, "killed ");
-		cli_output_json_lines("loops", body, "loop ");
-		cli_output_json_lines("ttys", body, "tty ");
-		cli_output_json_lines("io_uring", body, "io_uring ");
+		cli_output_json_lines("failures", body, REVOKE_LINE_FAILURE);
+		cli_output_json_lines("killed", body, REVOKE_LINE_KILLED);
+		cli_output_json_lines("loops", body, REVOKE_LINE_LOOP);
+		cli_output_json_lines("ttys", body, REVOKE_LINE_TTY);
+		cli_output_json_lines("io_uring", body, REVOKE_LINE_IO_URING);
 		while ((line = cli_output_next_line(&body)))
 			status = left_undone(line, status);
 		return status;
@@ -117,9 +120,9 @@ static int print_report(char *body)
 	putchar('\n');
 	while ((line = cli_output_next_line(&body))) {
 		status = left_undone(line, status);
-		if (!strncmp(line, "failure ", 8))
+		if (cli_output_line_is(line, REVOKE_LINE_FAILURE))
 			cli_holders_print(line, false);
-		else if (!strncmp(line, "killed ", 7))
+		else if (cli_output_line_is(line, REVOKE_LINE_KILLED))
 			cli_holders_print(line, true);
 		else
 			print_reach(line);
@@ -154,14 +157,14 @@ static int print_change(const char *word, char *body, const char *path)
 		if (!strcmp(word, change_text[i][0]))
 			text = change_text[i][1];
 	if (line) {
-		revoke_kv_get(line, "dev", dev, sizeof(dev));
-		revoke_kv_get(line, "ino", ino, sizeof(ino));
+		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
+		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
 	}
-	if (line && revoke_kv_get(line, "rdev", dev, sizeof(dev))) {
+	if (line && revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
 		char type[16] = "?", hung[16] = "";
 
-		revoke_kv_get(line, "type", type, sizeof(type));
-		revoke_kv_get(line, "kernel_revoked", hung, sizeof(hung));
+		revoke_kv_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
+		revoke_kv_get(line, REVOKE_FIELD_KERNEL_REVOKED, hung, sizeof(hung));
 		printf("%s device %s: %s", type, dev, text);
 		if (hung[0] && strcmp(hung, "0"))
 			printf(" (%s hung up or revoked by the kernel)", hung);
@@ -169,7 +172,7 @@ static int print_change(const char *word, char *body, const char *path)
 	} else if (path) {
 		printf("%s: %s (dev %s ino %s", path, text, dev, ino);
 		/* an overlayfs file's other real file */
-		if (line && revoke_kv_get(line, "also", also, sizeof(also)))
+		if (line && revoke_kv_get(line, REVOKE_FIELD_ALSO, also, sizeof(also)))
 			printf("; also %s", also);
 		printf(")\n");
 	}

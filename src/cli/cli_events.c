@@ -90,7 +90,7 @@ int do_events(int argc, char **argv)
 		goto out;
 	}
 	line[strcspn(line, "\n")] = '\0';
-	if (strcmp(line, "ok events")) {
+	if (strcmp(line, "ok " REVOKE_OK_EVENTS)) {
 		char *msg = strncmp(line, "err ", 4) ? NULL : strchr(line + 4, ' ');
 
 		p_err("%s", msg ? msg + 1 : "malformed answer from revoke-bpfd");
@@ -161,8 +161,8 @@ int do_uevent(int argc, char **argv)
 			break;
 	}
 	/* a request too long for the socket keeps the first properties */
-	while ((fd = ctl_open(cli_socket_path, &req, -1, err, sizeof(err))) == -ENOSPC &&
-	       req.nprops)
+	while ((fd = ctl_open(cli_socket_path, &req, -1, err,
+			      sizeof(err))) == -ENOSPC && req.nprops)
 		req.nprops /= 2;
 	if (fd < 0) {
 		p_err("%s", err);

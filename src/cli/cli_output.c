@@ -156,7 +156,8 @@ void cli_output_json_fields(char *line, bool *first)
 		cli_output_json_string(key);
 		putchar(':');
 		/* a name travels percent-encoded; it is shown as it is */
-		if ((!strcmp(key, "path") || !strcmp(key, "comm")) &&
+		if ((!strcmp(key, REVOKE_FIELD_PATH) ||
+		     !strcmp(key, REVOKE_FIELD_COMM)) &&
 		    !revoke_pct_decode(val, val))
 			cli_output_json_string(val);
 		else if (is_number(val))
@@ -168,14 +169,28 @@ void cli_output_json_fields(char *line, bool *first)
 
 
 /**
+ * cli_output_line_is() - does @line begin with the word @word?
+ * @line: a line of the answer
+ * @word: a REVOKE_LINE_* word
+ *
+ * Return: true if @line is @word followed by a space.
+ */
+bool cli_output_line_is(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(line, word, n) && line[n] == ' ';
+}
+
+/**
  * cli_output_json_lines() - print the lines of @body that begin with
- *	@prefix as a JSON member @name, an array of objects
+ *	@word as a JSON member @name, an array of objects
  * @name: the member's name
  * @body: the lines (not modified)
- * @prefix: the first word of the lines to print, with its space
+ * @word: the first word of the lines to print, a REVOKE_LINE_* word
  */
 void cli_output_json_lines(const char *name, const char *body,
-			   const char *prefix)
+			   const char *word)
 {
 	char *copy = strdup(body), *cursor = copy, *line;
 	bool first = true;
@@ -184,17 +199,16 @@ void cli_output_json_lines(const char *name, const char *body,
 	while (copy && (line = cli_output_next_line(&cursor))) {
 		bool f = true;
 
-		if (strncmp(line, prefix, strlen(prefix)))
+		if (!cli_output_line_is(line, word))
 			continue;
 		printf("%s{", first ? "" : ",");
-		cli_output_json_fields(line + strlen(prefix), &f);
+		cli_output_json_fields(line + strlen(word) + 1, &f);
 		putchar('}');
 		first = false;
 	}
 	putchar(']');
 	free(copy);
 }
-
 
 /**
  * cli_output_next_line() - split off the next line of an answer

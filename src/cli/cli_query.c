@@ -15,11 +15,11 @@ static void print_device(const char *line, const char *rdev)
 	char type[16] = "", at[32] = "", den[32] = "", rm[32] = "0";
 	char cause[40] = "", what[40];
 
-	revoke_kv_get(line, "type", type, sizeof(type));
-	revoke_kv_get(line, "revoked_at", at, sizeof(at));
-	revoke_kv_get(line, "removed_at", rm, sizeof(rm));
-	revoke_kv_get(line, "denials", den, sizeof(den));
-	revoke_kv_get(line, "cause", cause, sizeof(cause));
+	revoke_kv_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
+	revoke_kv_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
+	revoke_kv_get(line, REVOKE_FIELD_REMOVED_AT, rm, sizeof(rm));
+	revoke_kv_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	revoke_kv_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
 	snprintf(what, sizeof(what), "%s%s", type, strcmp(rm, "0") ?
 		 ",removed" : "");
 	printf("%-12s %-20s %-8s %-12s %-10s cause=%s\n", rdev, what, "device",
@@ -27,7 +27,7 @@ static void print_device(const char *line, const char *rdev)
 }
 
 /**
- * do_list() - revoke-bpf list: the revoked inodes and devices, as a table or JSON
+ * do_list() - revoke-bpf list: what is revoked, as a table or JSON
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
@@ -63,26 +63,26 @@ int do_list(int argc, char **argv)
 			printf("%-12s %-20s %-8s %-12s %-10s %-30s %-6s %s\n",
 			       "DEV", "INODE", "KIND", "DENIALS", "REVOKED_AT",
 			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED", "PATH");
-		if (revoke_kv_get(line, "rdev", dev, sizeof(dev))) {
+		if (revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
 			print_device(line, dev);
 			continue;
 		}
-		revoke_kv_get(line, "dev", dev, sizeof(dev));
-		revoke_kv_get(line, "ino", ino, sizeof(ino));
-		revoke_kv_get(line, "kind", kind, sizeof(kind));
-		revoke_kv_get(line, "revoked_at", at, sizeof(at));
-		revoke_kv_get(line, "denials", den, sizeof(den));
-		if (revoke_kv_get(line, "holders", h, sizeof(h))) {
-			revoke_kv_get(line, "fds", f, sizeof(f));
-			revoke_kv_get(line, "mappings", m, sizeof(m));
-			revoke_kv_get(line, "waiters", w, sizeof(w));
-			revoke_kv_get(line, "failed", fl, sizeof(fl));
+		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
+		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
+		revoke_kv_get(line, REVOKE_FIELD_KIND, kind, sizeof(kind));
+		revoke_kv_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
+		revoke_kv_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+		if (revoke_kv_get(line, REVOKE_FIELD_HOLDERS, h, sizeof(h))) {
+			revoke_kv_get(line, REVOKE_FIELD_FDS, f, sizeof(f));
+			revoke_kv_get(line, REVOKE_FIELD_MAPPINGS, m, sizeof(m));
+			revoke_kv_get(line, REVOKE_FIELD_WAITERS, w, sizeof(w));
+			revoke_kv_get(line, REVOKE_FIELD_FAILED, fl, sizeof(fl));
 			snprintf(counts, sizeof(counts), "%s/%s/%s/%s", h, f, m, w);
 		} else {
 			strcpy(counts, "-");
 			strcpy(fl, "-");
 		}
-		if (revoke_kv_get(line, "path", name, sizeof(name)) &&
+		if (revoke_kv_get(line, REVOKE_FIELD_PATH, name, sizeof(name)) &&
 		    revoke_pct_decode(name, name))
 			strcpy(name, "?");
 		printf("%-12s %-20s %-8s %-12s %-10s %-30s %-6s %s\n", dev, ino,
@@ -134,7 +134,8 @@ int do_status(int argc, char **argv)
 
 		if (!eq)
 			continue;
-		if (!strncmp(line, "programs_attached=", 18))
+		if (!strncmp(line, REVOKE_FIELD_PROGRAMS_ATTACHED "=",
+			      strlen(REVOKE_FIELD_PROGRAMS_ATTACHED "=")))
 			snprintf(attached, sizeof(attached), "%s", eq + 1);
 		if (json_output) {
 			cli_output_json_fields(line, &first);
