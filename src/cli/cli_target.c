@@ -41,89 +41,47 @@ static int device_target(const char *operand, const char *devspec,
 	return 0;
 }
 
-/**
- * cli_target_parse() - the operands of add and del
- * @argc: their number
- * @argv: the operands, after the command
- * @req: the request, with its verb; the target and add's options are set
- * @path: set to the PATH operand, or NULL for an inode or a device
- *
- * add and del take INODE [--dev MAJ:MIN] or PATH, or --rdev MAJ:MIN
- * --char|--block.  Options are parsed by hand so that "-5" is reported as
- * a bad inode, not as an unknown option.
- *
- * Return: 0, or -1 after a message.
- */
-int cli_target_parse(int argc, char **argv, struct revoke_req *req,
-			    const char **path)
+/* add's own options: 1 if argv[*@i] is one, 0 if not, -1 after a message */
+static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
 {
-	const char *operand = NULL, *devspec = NULL, *rdevspec = NULL;
-	int i, err;
+	const char *a = argv[*i];
 
-	*path = NULL;
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--json")) {
-			json_output = true;
-		} else if (!strcmp(a, "--rdev")) {
-			if (++i == argc) {
-				p_err("--rdev needs a value MAJ:MIN");
-				return -1;
-			}
-			rdevspec = argv[i];
-		} else if (!strcmp(a, "--char") || !strcmp(a, "--block")) {
-			if (req->rdev_type) {
-				p_err("give one of --char and --block");
-				return -1;
-			}
-			req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
-						       REVOKE_RDEV_BLOCK;
-		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--removed")) {
-			req->removed = true;
-		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--cause")) {
-			if (++i == argc || revoke_parse_cause(argv[i], req->cause,
-							      sizeof(req->cause))) {
-				p_err("--cause needs one word of 1 to 31 letters, "
-				      "digits or _.:-");
-				return -1;
-			}
-		} else if (!strcmp(a, "--dev")) {
-			if (++i == argc) {
-				p_err("--dev needs a value MAJ:MIN");
-				return -1;
-			}
-			devspec = argv[i];
-		} else if (!strncmp(a, "--dev=", 6)) {
-			devspec = a + 6;
-		} else if (req->verb == REVOKE_VERB_ADD &&
-			   (!strcmp(a, "--release") || !strcmp(a, "--no-release"))) {
-			req->has_release = true;
-			req->release = a[2] == 'r' ? REVOKE_RELEASE_YES :
-						     REVOKE_RELEASE_NO;
-		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--spare")) {
-			req->spare = true;
-		} else if (req->verb == REVOKE_VERB_ADD && !strcmp(a, "--timeout")) {
-			if (++i == argc ||
-			    revoke_parse_timeout_ms(argv[i], &req->timeout_ms)) {
-				p_err("--timeout needs a number of milliseconds from 1 "
-				      "to %d", REVOKE_TIMEOUT_MAX_MS);
-				return -1;
-			}
-		} else if (!strcmp(a, "--") && i + 1 < argc && !operand) {
-			operand = argv[++i];
-		} else if (a[0] == '-' && !revoke_looks_numeric(a)) {
-			p_err("unknown option '%s'; try 'revoke-bpf help'", a);
+	if (req->verb != REVOKE_VERB_ADD)
+		return 0;
+	if (!strcmp(a, "--removed")) {
+		req->removed = true;
+	} else if (!strcmp(a, "--cause")) {
+		if (++*i == argc || revoke_parse_cause(argv[*i], req->cause,
+						       sizeof(req->cause))) {
+			p_err("--cause needs one word of 1 to 31 letters, "
+			      "digits or _.:-");
 			return -1;
-		} else if (operand) {
-			p_err("unexpected extra operand '%s'", a);
-			return -1;
-		} else {
-			operand = a;
 		}
+	} else if (!strcmp(a, "--release") || !strcmp(a, "--no-release")) {
+		req->has_release = true;
+		req->release = a[2] == 'r' ? REVOKE_RELEASE_YES :
+					     REVOKE_RELEASE_NO;
+	} else if (!strcmp(a, "--spare")) {
+		req->spare = true;
+	} else if (!strcmp(a, "--timeout")) {
+		if (++*i == argc ||
+		    revoke_parse_timeout_ms(argv[*i], &req->timeout_ms)) {
+			p_err("--timeout needs a number of milliseconds from 1 "
+			      "to %d", REVOKE_TIMEOUT_MAX_MS);
+			return -1;
+		}
+	} else {
+		return 0;
 	}
-	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
-		return device_target(operand, devspec, rdevspec, req);
+	return 1;
+}
+
+/* The operand INODE [--dev MAJ:MIN] or PATH: 0, or -1 after a message. */
+static int inode_target(const char *operand, const char *devspec,
+			struct revoke_req *req, const char **path)
+{
+	int err;
+
 	if (!operand) {
 		p_err("missing INODE or PATH; try 'revoke-bpf help'");
 		return -1;
@@ -150,11 +108,76 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 	if (err) {
 		p_err("invalid inode '%s': %s", operand,
 		      err == -ERANGE ? "out of range (at most 18446744073709551615)"
-				    : "not a positive integer");
+				     : "not a positive integer");
 		return -1;
 	}
 	req->has_ino = true;
 	return 0;
+}
+
+/**
+ * cli_target_parse() - the operands of add and del
+ * @argc: their number
+ * @argv: the operands, after the command
+ * @req: the request, with its verb; the target and add's options are set
+ * @path: set to the PATH operand, or NULL for an inode or a device
+ *
+ * add and del take INODE [--dev MAJ:MIN] or PATH, or --rdev MAJ:MIN
+ * --char|--block.  Options are parsed by hand so that "-5" is reported as
+ * a bad inode, not as an unknown option.
+ *
+ * Return: 0, or -1 after a message.
+ */
+int cli_target_parse(int argc, char **argv, struct revoke_req *req,
+		     const char **path)
+{
+	const char *operand = NULL, *devspec = NULL, *rdevspec = NULL;
+	int i, ret;
+
+	*path = NULL;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		ret = add_option(argc, argv, &i, req);
+		if (ret < 0)
+			return -1;
+		if (ret)
+			continue;
+		if (!strcmp(a, "--json")) {
+			json_output = true;
+		} else if (!strcmp(a, "--rdev") || !strcmp(a, "--dev")) {
+			if (++i == argc) {
+				p_err("%s needs a value MAJ:MIN", a);
+				return -1;
+			}
+			if (a[2] == 'r')
+				rdevspec = argv[i];
+			else
+				devspec = argv[i];
+		} else if (!strcmp(a, "--char") || !strcmp(a, "--block")) {
+			if (req->rdev_type) {
+				p_err("give one of --char and --block");
+				return -1;
+			}
+			req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
+						       REVOKE_RDEV_BLOCK;
+		} else if (!strncmp(a, "--dev=", 6)) {
+			devspec = a + 6;
+		} else if (!strcmp(a, "--") && i + 1 < argc && !operand) {
+			operand = argv[++i];
+		} else if (a[0] == '-' && !revoke_looks_numeric(a)) {
+			p_err("unknown option '%s'; try 'revoke-bpf help'", a);
+			return -1;
+		} else if (operand) {
+			p_err("unexpected extra operand '%s'", a);
+			return -1;
+		} else {
+			operand = a;
+		}
+	}
+	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
+		return device_target(operand, devspec, rdevspec, req);
+	return inode_target(operand, devspec, req, path);
 }
 
 /**
