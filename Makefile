@@ -272,7 +272,7 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	      -D_GNU_SOURCE -Iinclude -Isrc
-FUZZ_SRCS := src/common/ctl_proto.c src/common/key.c src/daemon/policy.c src/daemon/uevent_netlink.c
+FUZZ_SRCS := $(SRCS_common) src/daemon/policy.c src/daemon/uevent_netlink.c
 FUZZERS := $(patsubst tests/fuzz/%.c,$(BUILD)/tests/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 $(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) | $(BUILD)/tests

@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli_holders.h"
-#include "common/ctl_proto.h"
+#include "cli.h"
 
 /*
  * A process name from the daemon (percent-decoded), for a terminal: any
@@ -18,7 +17,7 @@ static void print_comm(const char *line)
 	char comm[64] = "";
 	size_t i;
 
-	if (!revoke_kv_get(line, "comm", comm, sizeof(comm)) ||
+	if (!revoke_kv_get(line, REVOKE_FIELD_COMM, comm, sizeof(comm)) ||
 	    revoke_pct_decode(comm, comm))
 		return;
 	for (i = 0; comm[i]; i++)
@@ -41,14 +40,14 @@ void cli_holders_print(const char *line, bool killed)
 	char pid[24] = "?", tid[24] = "0", step[24] = "?", why[64] = "?";
 	char uid[24], gone[8] = "yes";
 
-	revoke_kv_get(line, "pid", pid, sizeof(pid));
-	revoke_kv_get(line, "tid", tid, sizeof(tid));
-	revoke_kv_get(line, "step", step, sizeof(step));
-	revoke_kv_get(line, "reason", why, sizeof(why));
-	revoke_kv_get(line, "gone", gone, sizeof(gone));
+	revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
+	revoke_kv_get(line, REVOKE_FIELD_TID, tid, sizeof(tid));
+	revoke_kv_get(line, REVOKE_FIELD_STEP, step, sizeof(step));
+	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
+	revoke_kv_get(line, REVOKE_FIELD_GONE, gone, sizeof(gone));
 	printf("  %s: pid %s", killed ? "killed" : "failed", pid);
 	print_comm(line);
-	if (revoke_kv_get(line, "uid", uid, sizeof(uid)))
+	if (revoke_kv_get(line, REVOKE_FIELD_UID, uid, sizeof(uid)))
 		printf(" uid %s", uid);
 	if (strcmp(tid, "0"))
 		printf(" thread %s", tid);

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ctl_client.h"
+#include "cli.h"
 
 static unsigned int timeout_ms = CTL_CLIENT_TIMEOUT_DEFAULT_MS;
 

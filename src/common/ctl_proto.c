@@ -4,52 +4,14 @@
  * Everything the daemon reads from a client passes revoke_req_parse().
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "ctl_proto.h"
 #include "key.h"
 #include "revoke_bpf.h"
 
-static const char *const verb_names[] = {
-	[REVOKE_VERB_ADD] = "add",
-	[REVOKE_VERB_DEL] = "del",
-	[REVOKE_VERB_LIST] = "list",
-	[REVOKE_VERB_STATUS] = "status",
-	[REVOKE_VERB_EVENTS] = "events",
-	[REVOKE_VERB_UNLOAD] = "unload",
-	[REVOKE_VERB_UEVENT] = "uevent",
-	[REVOKE_VERB_RELOAD] = "reload",
-};
-
-const char *revoke_verb_name(enum revoke_verb verb)
-{
-	return verb_names[verb];
-}
-
-/**
- * revoke_verb_privileged() - may only privileged clients send @verb?
- * @verb: the request's verb
- */
-bool revoke_verb_privileged(enum revoke_verb verb)
-{
-	/* events names other users' processes: not for everyone either */
-	return verb == REVOKE_VERB_ADD || verb == REVOKE_VERB_DEL ||
-	       verb == REVOKE_VERB_UNLOAD || verb == REVOKE_VERB_EVENTS ||
-	       verb == REVOKE_VERB_UEVENT || verb == REVOKE_VERB_RELOAD;
-}
-
-/**
- * revoke_req_format() - write @req as one request line
- * @req: the request
- * @buf: output
- * @len: size of @buf
- *
- * Return: the line's length, or -ENOSPC if it does not fit.
- */
 static const char *const release_names[] = {
 	[REVOKE_RELEASE_AUTO] = "auto",
 	[REVOKE_RELEASE_YES] = "yes",
@@ -93,6 +55,14 @@ const char *revoke_rdev_type_name(uint32_t type)
 	return rdev_type_names[type];
 }
 
+/**
+ * revoke_req_format() - write @req as one request line
+ * @req: the request
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Return: the line's length, or -ENOSPC if it does not fit.
+ */
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
@@ -134,19 +104,6 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	buf[used++] = '\n';
 	buf[used] = '\0';
 	return (int)used;
-}
-
-static int parse_verb(const char *word, enum revoke_verb *verb)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(verb_names) / sizeof(verb_names[0]); i++) {
-		if (!strcmp(word, verb_names[i])) {
-			*verb = (enum revoke_verb)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 /**
@@ -221,83 +178,6 @@ int revoke_parse_cause(const char *s, char *out, size_t len)
 		   "0123456789_.:-") != n)
 		return -EINVAL;
 	memcpy(out, s, n + 1);
-	return 0;
-}
-
-static const char pct_keep[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:/+,@-";
-
-/**
- * revoke_pct_encode() - percent-encode @in for a field value: every byte
- *	but [A-Za-z0-9._:/+,@-] becomes %XX
- * @in: the text
- * @out: the result
- * @len: size of @out
- *
- * Return: the result's length, or -ENOSPC.
- */
-int revoke_pct_encode(const char *in, char *out, size_t len)
-{
-	size_t n = 0;
-
-	for (; *in; in++) {
-		if (strchr(pct_keep, *in)) {
-			if (n + 1 >= len)
-				return -ENOSPC;
-			out[n++] = *in;
-		} else {
-			if (n + 3 >= len)
-				return -ENOSPC;
-			snprintf(out + n, 4, "%%%02X", (unsigned char)*in);
-			n += 3;
-		}
-	}
-	if (n >= len)
-		return -ENOSPC;
-	out[n] = '\0';
-	return (int)n;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-/**
- * revoke_pct_decode() - undo revoke_pct_encode()
- * @in: the field value: bytes revoke_pct_encode() keeps, and %XX for the
- *	others; no NUL or newline may result
- * @out: the text, at most as long as @in
- *
- * Return: 0, or -EINVAL for anything revoke_pct_encode() cannot have made.
- */
-int revoke_pct_decode(const char *in, char *out)
-{
-	size_t n = 0;
-	int hi, lo;
-
-	for (; *in; in++) {
-		if (*in != '%') {
-			/* only what revoke_pct_encode() leaves as it is */
-			if (!strchr(pct_keep, *in))
-				return -EINVAL;
-			out[n++] = *in;
-			continue;
-		}
-		hi = hexval(in[1]);
-		lo = hi < 0 ? -1 : hexval(in[2]);
-		if (lo < 0 || (hi == 0 && lo == 0) || (hi == 0 && lo == 10))
-			return -EINVAL;
-		out[n++] = (char)(hi << 4 | lo);
-		in += 2;
-	}
-	out[n] = '\0';
 	return 0;
 }
 
@@ -550,13 +430,12 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 
 static int check_fields(const struct revoke_req *req, const char **why)
 {
-	bool wants_ino = req->verb == REVOKE_VERB_ADD ||
-			 req->verb == REVOKE_VERB_DEL;
-
+	bool wants_ino = revoke_verb_takes(req->verb, REVOKE_FIELDS_TARGET);
+	bool add_fields = revoke_verb_takes(req->verb, REVOKE_FIELDS_ADD);
 	bool device = req->has_rdev || req->rdev_type || req->removed ||
 		      req->cause[0];
 
-	if (req->verb == REVOKE_VERB_UEVENT) {
+	if (revoke_verb_takes(req->verb, REVOKE_FIELDS_UEVENT)) {
 		if (!req->action[0] || !req->has_rdev || !req->rdev_type) {
 			*why = "uevent needs action, rdev and type";
 			return -EINVAL;
@@ -595,12 +474,11 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		*why = "a device needs both rdev and type";
 		return -EINVAL;
 	}
-	if (req->verb != REVOKE_VERB_ADD && (req->removed || req->cause[0])) {
+	if (!add_fields && (req->removed || req->cause[0])) {
 		*why = "removed and cause are fields of add only";
 		return -EINVAL;
 	}
-	if (req->verb != REVOKE_VERB_ADD && (req->has_release || req->timeout_ms ||
-					     req->spare)) {
+	if (!add_fields && (req->has_release || req->timeout_ms || req->spare)) {
 		*why = "release, timeout_ms and spare are fields of add only";
 		return -EINVAL;
 	}
@@ -646,7 +524,7 @@ int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 		return -EINVAL;
 	}
 	tok = strsep(&cursor, " ");
-	if (!tok || parse_verb(tok, &req->verb)) {
+	if (!tok || revoke_verb_parse(tok, &req->verb)) {
 		*why = "unknown verb (expected add, del, list, status, events, unload, uevent or reload)";
 		return -EINVAL;
 	}
@@ -660,126 +538,4 @@ int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 		return -EINVAL;
 	}
 	return check_fields(req, why);
-}
-
-/**
- * revoke_kv_next() - split off the next key=value field of a line
- * @cursor: position in a writable line; NULL at the end.  Left non-NULL
- *	if the next field is malformed.
- * @key: the field's key
- *
- * Return: the field's value, or NULL at the end or on a malformed field.
- */
-char *revoke_kv_next(char **cursor, char **key)
-{
-	char *field, *eq;
-
-	if (!*cursor)
-		return NULL;
-	eq = strchr(*cursor, '=');
-	field = *cursor;
-	if (!*field || !eq || eq == field || memchr(field, ' ', eq - field))
-		return NULL;
-	strsep(cursor, " ");
-	*eq = '\0';
-	*key = field;
-	return eq + 1;
-}
-
-/**
- * revoke_kv_get() - look up one field of a key=value line
- * @line: the line (not modified)
- * @key: the key
- * @buf: where to copy the value
- * @len: size of @buf
- *
- * Return: @buf, or NULL if @key is not there.
- */
-const char *revoke_kv_get(const char *line, const char *key, char *buf,
-			  size_t len)
-{
-	size_t klen = strlen(key);
-	const char *p = line;
-
-	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			size_t vlen = strcspn(p + klen + 1, " \n");
-
-			if (vlen >= len)
-				vlen = len - 1;
-			memcpy(buf, p + klen + 1, vlen);
-			buf[vlen] = '\0';
-			return buf;
-		}
-		p = strchr(p, ' ');
-		if (p)
-			p++;
-	}
-	return NULL;
-}
-
-void rbuf_printf(struct rbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->failed)
-		return;
-	for (;;) {
-		size_t room = b->cap - b->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(b->data ? b->data + b->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->failed = true;
-			return;
-		}
-		if ((size_t)n < room) {
-			b->len += n;
-			return;
-		}
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-
-		while (cap - b->len <= (size_t)n)
-			cap *= 2;
-		char *p = realloc(b->data, cap);
-
-		if (!p) {
-			b->failed = true;
-			return;
-		}
-		b->data = p;
-		b->cap = cap;
-	}
-}
-
-void rbuf_free(struct rbuf *b)
-{
-	free(b->data);
-	memset(b, 0, sizeof(*b));
-}
-
-/**
- * ctl_send_all() - write all of @len bytes to a stream socket
- * @fd: the socket
- * @p: the bytes
- * @len: their number
- *
- * Never raises SIGPIPE.  Return: 0, or a negative errno.
- */
-int ctl_send_all(int fd, const char *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }

@@ -35,11 +35,12 @@
  * to the daemon, which applies its policy (policy.h); VALUEs are
  * percent-encoded (revoke_pct_encode()).  reload rereads the policy.
  *
- * VERB is add, del, list, status, events, unload, uevent or reload.  The daemon answers
- * with a first line
+ * VERB is add, del, list, status, events, unload, uevent or reload
+ * (ctl_verbs.c).  The daemon answers with a first line
  *
  *	ok WORD\n		(WORD: added, already, deleted, absent, list,
- *				 status, events, unloaded)
+ *				 status, events, unloaded, ignored, reloaded:
+ *				 REVOKE_OK_* in ctl_fields.h)
  *	err ERRNAME MESSAGE\n	(ERRNAME: EINVAL, EPERM, ENOSPC, ...)
  *
  * followed, for ok, by zero or more data lines of space-separated
@@ -60,8 +61,8 @@
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...
  * hook=... op=... arg=0x...", until the client closes it.
  *
- * add, del, unload and events are for root (or the daemon's --group)
- * only; anyone may list and status.
+ * add, del, events, unload, uevent and reload are for root (or the
+ * daemon's --group) only; anyone may list and status (ctl_verbs.c).
  */
 #ifndef REVOKE_CTL_PROTO_H
 #define REVOKE_CTL_PROTO_H
@@ -70,21 +71,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctl_text.h"
+#include "ctl_verbs.h"
 #include "revoke_bpf.h"
 
 #define REVOKE_PROTO_MAGIC "revoke-bpf/1"
 #define REVOKE_REQ_MAX 4096
-
-enum revoke_verb {
-	REVOKE_VERB_ADD,
-	REVOKE_VERB_DEL,
-	REVOKE_VERB_LIST,
-	REVOKE_VERB_STATUS,
-	REVOKE_VERB_EVENTS,
-	REVOKE_VERB_UNLOAD,
-	REVOKE_VERB_UEVENT,
-	REVOKE_VERB_RELOAD,
-};
 
 #define REVOKE_MAX_PROPS 48
 #define REVOKE_PROP_NAME_MAX 64	/* longer names are not udev properties */
@@ -151,35 +143,13 @@ int revoke_parse_rdev_type(const char *s, uint32_t *out);
 const char *revoke_rdev_type_name(uint32_t type);
 int revoke_parse_cause(const char *s, char *out, size_t len);
 bool revoke_prop_name_ok(const char *key, size_t len);
-int revoke_pct_encode(const char *in, char *out, size_t len);
-int revoke_pct_decode(const char *in, char *out);
 int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 			const char *val);
 int revoke_req_uevent(struct revoke_req *req, const char *action,
 		      const char *subsystem, const char *major,
 		      const char *minor);
-const char *revoke_verb_name(enum revoke_verb verb);
-bool revoke_verb_privileged(enum revoke_verb verb);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);
 int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 		     const char **why);
-
-/* A growable text buffer for responses. */
-struct rbuf {
-	char *data;
-	size_t len;
-	size_t cap;
-	bool failed;
-};
-
-void rbuf_printf(struct rbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void rbuf_free(struct rbuf *b);
-
-int ctl_send_all(int fd, const char *p, size_t len);
-
-char *revoke_kv_next(char **cursor, char **key);
-const char *revoke_kv_get(const char *line, const char *key, char *buf,
-			  size_t len);
 
 #endif /* REVOKE_CTL_PROTO_H */

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "common/ctl_proto.h"
+#include "common/common.h"
 #include "revoke_bpf.h"
 #include "tap.h"
 
@@ -242,6 +242,42 @@ static void test_props(void)
 	      revoke_req_uevent(&req, "re move", "block", "8", "0") == -EINVAL);
 }
 
+/* The one verb list: names parse back, privileges, ok words. */
+static void test_verbs(void)
+{
+	static const char *const privileged[] = {
+		"add", "del", "events", "unload", "uevent", "reload",
+	};
+	const char *why = NULL;
+	enum revoke_verb v;
+	size_t i, n = 0;
+	bool all = true;
+
+	for (i = 0; i < REVOKE_VERB_COUNT; i++)
+		all &= revoke_verbs[i].name && revoke_verbs[i].usage &&
+		       revoke_verbs[i].help &&
+		       !revoke_verb_parse(revoke_verbs[i].name, &v) && v == i;
+	CHECK("every verb has a name, usage and help, and its name parses back",
+	      all);
+	for (i = 0; i < REVOKE_VERB_COUNT; i++)
+		n += revoke_verb_privileged((enum revoke_verb)i);
+	for (i = 0, all = true; i < sizeof(privileged) / sizeof(*privileged); i++)
+		all &= !revoke_verb_parse(privileged[i], &v) &&
+		       revoke_verb_privileged(v);
+	CHECK("add, del, events, unload, uevent and reload, no other, are privileged",
+	      all && n == sizeof(privileged) / sizeof(*privileged));
+	CHECK("an unknown verb is refused", revoke_verb_parse("frob", &v) == -EINVAL);
+	parse("revoke-bpf/1 frob\n", &(struct revoke_req){}, &why);
+	for (i = 0, all = true; i < REVOKE_VERB_COUNT; i++)
+		all &= why && strstr(why, revoke_verbs[i].name) != NULL;
+	CHECK("the unknown-verb message names every verb", all);
+	for (i = 0, n = 0; revoke_ok_words[i]; i++)
+		n += !strcmp(revoke_ok_words[i], "ignored") ||
+		     !strcmp(revoke_ok_words[i], "reloaded");
+	CHECK("the ok words hold ignored and reloaded, which the daemon sends",
+	      i == 10 && n == 2);
+}
+
 int main(void)
 {
 	test_roundtrip();
@@ -252,5 +288,6 @@ int main(void)
 	test_kv();
 	test_rbuf();
 	test_props();
+	test_verbs();
 	return tap_done();
 }

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - what the files of revoke-bpf share: the commands (do_*, in the
+ * table of cli.c), the request each sends (cli.c), targets (cli_target.c),
+ * output and errors (cli_output.c), holders in add's report
+ * (cli_holders.c) and the control socket's client (ctl_client.c).
+ */
+#ifndef REVOKE_CLI_H
+#define REVOKE_CLI_H
+
+#include <stdbool.h>
+
+#include "common/common.h"
+
+/* each wait for revoke-bpfd, unless revoke-bpf --reply-timeout says */
+#define CTL_CLIENT_TIMEOUT_DEFAULT_MS 5000
+
+/* cli.c: the socket, and one request and its answer */
+extern const char *cli_socket_path;
+int cli_call(const struct revoke_req *req, int send_fd, char **word,
+	     char **body, struct rbuf *resp);
+int cli_no_operands(int argc, char **argv);
+int cli_query(enum revoke_verb verb, int argc, char **argv,
+	      struct rbuf *resp, char **body);
+
+/* the commands */
+int do_add(int argc, char **argv);		/* cli_change.c */
+int do_del(int argc, char **argv);
+int do_list(int argc, char **argv);		/* cli_query.c */
+int do_status(int argc, char **argv);
+int do_reload(int argc, char **argv);
+int do_unload(int argc, char **argv);
+int do_events(int argc, char **argv);		/* cli_events.c */
+int do_uevent(int argc, char **argv);
+
+/* cli_target.c */
+int cli_target_parse(int argc, char **argv, struct revoke_req *req,
+		     const char **path);
+int cli_target_open(const char *path, struct revoke_req *req);
+
+/* cli_output.c */
+extern bool json_output;
+void cli_output_set_cmd(const char *name);
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_output_json_string(const char *str);
+void cli_output_json_fields(char *line, bool *first);
+bool cli_output_line_is(const char *line, const char *word);
+void cli_output_json_lines(const char *name, const char *body,
+			   const char *word);
+char *cli_output_next_line(char **body);
+
+/* cli_holders.c */
+void cli_holders_print(const char *line, bool killed);
+
+/* ctl_client.c */
+void ctl_client_set_timeout(unsigned int ms);
+int ctl_wait_reply(int fd, enum revoke_verb verb, char *err, size_t errlen);
+int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
+	     char *err, size_t errlen);
+int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
+	     struct rbuf *resp, char *err, size_t errlen);
+
+#endif /* REVOKE_CLI_H */

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli_change.c - revoke-bpf add and del, and how their answer is shown:
+ * what was revoked or lifted, then add's report (counts, holders, loop
+ * devices, ttys and io_uring instances), as text or JSON.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *const change_text[][2] = {
+	{ REVOKE_OK_ADDED, "revoked" },
+	{ REVOKE_OK_ALREADY, "already revoked" },
+	{ REVOKE_OK_DELETED, "no longer revoked" },
+	{ REVOKE_OK_ABSENT, "was not revoked" },
+};
+
+
+/* A tty or loop line that says something was not done. */
+static bool not_done(const char *line)
+{
+	char v[48];
+
+	return (cli_output_line_is(line, REVOKE_LINE_TTY) &&
+		revoke_kv_get(line, REVOKE_FIELD_HUNGUP, v, sizeof(v)) && strcmp(v, "yes")) ||
+	       (cli_output_line_is(line, REVOKE_LINE_LOOP) &&
+		revoke_kv_get(line, REVOKE_FIELD_REASON, v, sizeof(v)));
+}
+
+/* A loop device, a tty or an io_uring instance, as text. */
+static void print_reach(const char *line)
+{
+	char rdev[32] = "?", rel[16] = "0", why[64] = "";
+	char pid[24] = "?", fd[24] = "?", files[24] = "0", bufs[24] = "0";
+
+	if (cli_output_line_is(line, REVOKE_LINE_IO_URING)) {
+		revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
+		revoke_kv_get(line, REVOKE_FIELD_FD, fd, sizeof(fd));
+		revoke_kv_get(line, REVOKE_FIELD_FILES, files, sizeof(files));
+		revoke_kv_get(line, REVOKE_FIELD_BUFFERS, bufs, sizeof(bufs));
+		printf("  io_uring of pid %s (fd %s): fixed files %s, buffers "
+		       "%s taken away\n", pid, fd, files, bufs);
+		return;
+	}
+
+	revoke_kv_get(line, REVOKE_FIELD_RDEV, rdev, sizeof(rdev));
+	revoke_kv_get(line, REVOKE_FIELD_RELEASED, rel, sizeof(rel));
+	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
+	if (cli_output_line_is(line, REVOKE_LINE_TTY))
+		printf("  tty %s: %s%s\n", rdev, why[0] ? "not hung up: " :
+		       "hung up", why);
+	else if (revoke_kv_get(line, REVOKE_FIELD_SCAN, rel, sizeof(rel)))
+		printf("  loop devices: not all looked at: %s\n", why);
+	else
+		printf("  loop device %s: %s, %s, released %s%s%s\n", rdev,
+		       not_done(line) && strstr(line, REVOKE_FIELD_DENIED "=no") ?
+		       "not denied" : "denied",
+		       strstr(line, REVOKE_FIELD_DETACHED "=yes") ? "detached" :
+		       "still bound", rel, why[0] ? "; failed: " : "", why);
+}
+
+/* Exit statuses of add (documented in revoke-bpf(8) and its --help). */
+#define EXIT_REACH_LEFT 3	/* a loop device or tty was not handled */
+#define EXIT_HOLDERS_LEFT 4	/* some holder may keep its access */
+
+/* What the lines after the counts leave undone: 0 or an exit status. */
+static int left_undone(const char *line, int status)
+{
+	if (cli_output_line_is(line, REVOKE_LINE_FAILURE))
+		return EXIT_HOLDERS_LEFT;
+	if (not_done(line) && status != EXIT_HOLDERS_LEFT)
+		return EXIT_REACH_LEFT;
+	return status;
+}
+
+/*
+ * add's report: a line of counts, one line per failure and per holder
+ * killed, then one per loop device and tty revoked with it.  Return 0,
+ * EXIT_HOLDERS_LEFT if some holder could not be handled (a failure),
+ * else EXIT_REACH_LEFT if some loop device or tty could not be revoked,
+ * hung up or looked at.
+ */
+static int print_report(char *body)
+{
+	char *line = cli_output_next_line(&body);
+	bool first = true;
+	char v[9][24];
+	static const char *const keys[9] = {
+		REVOKE_FIELD_HOLDERS, REVOKE_FIELD_FDS, REVOKE_FIELD_MAPPINGS,
+		REVOKE_FIELD_WAITERS, REVOKE_FIELD_WOKEN, REVOKE_FIELD_UNMAPPED,
+		REVOKE_FIELD_RELEASED, REVOKE_FIELD_FAILED, REVOKE_FIELD_KILLED,
+	};
+	int i, status = 0;
+
+	if (!line)
+		return 0;
+	if (json_output) {
+		printf(",\"report\":{");
+		cli_output_json_fields(line, &first);
+		putchar('}');
+		cli_output_json_lines("failures", body, REVOKE_LINE_FAILURE);
+		cli_output_json_lines("killed", body, REVOKE_LINE_KILLED);
+		cli_output_json_lines("loops", body, REVOKE_LINE_LOOP);
+		cli_output_json_lines("ttys", body, REVOKE_LINE_TTY);
+		cli_output_json_lines("io_uring", body, REVOKE_LINE_IO_URING);
+		while ((line = cli_output_next_line(&body)))
+			status = left_undone(line, status);
+		return status;
+	}
+	for (i = 0; i < 9; i++)
+		if (!revoke_kv_get(line, keys[i], v[i], sizeof(v[i])))
+			strcpy(v[i], i == 8 ? "0" : "?");
+	printf("  holders %s: fds %s, mappings %s, waiters %s; woken %s, "
+	       "unmapped %s, released %s; failed %s", v[0], v[1], v[2], v[3],
+	       v[4], v[5], v[6], v[7]);
+	if (strcmp(v[8], "0"))
+		printf(", killed %s", v[8]);
+	putchar('\n');
+	while ((line = cli_output_next_line(&body))) {
+		status = left_undone(line, status);
+		if (cli_output_line_is(line, REVOKE_LINE_FAILURE))
+			cli_holders_print(line, false);
+		else if (cli_output_line_is(line, REVOKE_LINE_KILLED))
+			cli_holders_print(line, true);
+		else
+			print_reach(line);
+	}
+	return status;
+}
+
+/* Return 0, or what print_report() says was left undone. */
+static int print_change(const char *word, char *body, const char *path)
+{
+	char *line = cli_output_next_line(&body);
+	char dev[32] = "?", ino[32] = "?", also[64];
+	const char *text = word;
+	bool first = false;
+	size_t i;
+	int done;
+
+	if (json_output) {
+		printf("{\"result\":");
+		cli_output_json_string(word);
+		if (path) {
+			printf(",\"path\":");
+			cli_output_json_string(path);
+		}
+		if (line)
+			cli_output_json_fields(line, &first);
+		done = print_report(body);
+		printf("}\n");
+		return done;
+	}
+	for (i = 0; i < sizeof(change_text) / sizeof(change_text[0]); i++)
+		if (!strcmp(word, change_text[i][0]))
+			text = change_text[i][1];
+	if (line) {
+		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
+		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
+	}
+	if (line && revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
+		char type[16] = "?", hung[16] = "";
+
+		revoke_kv_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
+		revoke_kv_get(line, REVOKE_FIELD_KERNEL_REVOKED, hung, sizeof(hung));
+		printf("%s device %s: %s", type, dev, text);
+		if (hung[0] && strcmp(hung, "0"))
+			printf(" (%s hung up or revoked by the kernel)", hung);
+		putchar('\n');
+	} else if (path) {
+		printf("%s: %s (dev %s ino %s", path, text, dev, ino);
+		/* an overlayfs file's other real file */
+		if (line && revoke_kv_get(line, REVOKE_FIELD_ALSO, also, sizeof(also)))
+			printf("; also %s", also);
+		printf(")\n");
+	}
+	else if (strcmp(dev, "?"))
+		printf("inode %s on %s: %s\n", ino, dev, text);
+	else
+		printf("inode %s: %s\n", ino, text);
+	return print_report(body);
+}
+
+
+static int do_change(enum revoke_verb verb, int argc, char **argv)
+{
+	struct revoke_req req = { .verb = verb };
+	struct rbuf resp = {};
+	const char *path;
+	char *word, *body;
+	int fd = -1, ret = 1;
+
+	if (cli_target_parse(argc, argv, &req, &path))
+		return 1;
+	if (path && (fd = cli_target_open(path, &req)) < 0)
+		return 1;
+	/* closes @fd */
+	if (cli_call(&req, fd, &word, &body, &resp))
+		goto out;
+	/* 3 or 4: revoked, but something could not be handled */
+	ret = print_change(word, body, path);
+out:
+	rbuf_free(&resp);
+	return ret;
+}
+
+/**
+ * do_add() - revoke-bpf add: revoke an inode, a file or a device
+ * @argc: number of arguments after the command
+ * @argv: the arguments
+ *
+ * Return: 0, EXIT_REACH_LEFT or EXIT_HOLDERS_LEFT (see print_report()),
+ * or 1 if nothing was revoked.
+ */
+int do_add(int argc, char **argv)
+{
+	return do_change(REVOKE_VERB_ADD, argc, argv);
+}
+
+/**
+ * do_del() - revoke-bpf del: lift a revocation
+ * @argc: number of arguments after the command
+ * @argv: the arguments
+ *
+ * Return: 0, or 1 on an error.
+ */
+int do_del(int argc, char **argv)
+{
+	return do_change(REVOKE_VERB_DEL, argc, argv);
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli_events.c - the commands that hold or hand over a stream of events:
+ * events (denials, as the daemon sends them) and uevent (the udev rule's
+ * program).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static volatile sig_atomic_t stop_events;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_events = 1;
+}
+
+static void print_event(char *line)
+{
+	bool first = true;
+
+	if (json_output) {
+		putchar('{');
+		cli_output_json_fields(line, &first);
+		printf("}\n");
+	} else {
+		printf("%s\n", line);
+	}
+	fflush(stdout);
+}
+
+/**
+ * do_events() - revoke-bpf events: stream denials as they happen
+ * @argc: number of arguments after the command
+ * @argv: the arguments
+ *
+ * Stream denials until interrupted, or until --count N have been shown.
+ * The connection is read line by line as the daemon writes it.
+ *
+ * Return: 0, or 1 on an error.
+ */
+int do_events(int argc, char **argv)
+{
+	struct revoke_req req = { .verb = REVOKE_VERB_EVENTS };
+	uint64_t count = 0, seen = 0;
+	char err[512], *line = NULL;
+	size_t cap = 0;
+	int fd, i, ret = 1;
+	FILE *fp;
+
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json_output = true;
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			if (revoke_parse_u64(argv[++i], &count) || !count) {
+				p_err("--count '%s' is not a positive number", argv[i]);
+				return 1;
+			}
+		} else {
+			p_err("unexpected argument '%s'", argv[i]);
+			return 1;
+		}
+	}
+	fd = ctl_open(cli_socket_path, &req, -1, err, sizeof(err));
+	if (fd < 0) {
+		p_err("%s", err);
+		return 1;
+	}
+	if (ctl_wait_reply(fd, req.verb, err, sizeof(err))) {
+		p_err("%s", err);
+		close(fd);
+		return 1;
+	}
+	fp = fdopen(fd, "r");
+	if (!fp) {
+		p_err("fdopen: %s", strerror(errno));
+		close(fd);
+		return 1;
+	}
+	if (getline(&line, &cap, fp) < 0) {
+		p_err("revoke-bpfd closed the connection");
+		goto out;
+	}
+	line[strcspn(line, "\n")] = '\0';
+	if (strcmp(line, "ok " REVOKE_OK_EVENTS)) {
+		char *msg = strncmp(line, "err ", 4) ? NULL : strchr(line + 4, ' ');
+
+		p_err("%s", msg ? msg + 1 : "malformed answer from revoke-bpfd");
+		goto out;
+	}
+	ret = 0;
+	/* no SA_RESTART: a signal must end the blocking read */
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = on_stop }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = on_stop }, NULL);
+	while (!stop_events && getline(&line, &cap, fp) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		print_event(line);
+		if (count && ++seen == count)
+			break;
+	}
+out:
+	free(line);
+	fclose(fp);
+	return ret;
+}
+
+/**
+ * do_uevent() - revoke-bpf uevent: hand a udev event to revoke-bpfd
+ * @argc: number of arguments after the command
+ * @argv: the arguments
+ *
+ * The udev rule's RUN program: hand the event in the environment to
+ * revoke-bpfd and return at once, without waiting for the revocation
+ * (udev kills RUN programs that take long; the daemon does the work).
+ *
+ * Return: 0, or 1 on an error.
+ */
+int do_uevent(int argc, char **argv)
+{
+	extern char **environ;
+	struct revoke_req req = { .verb = REVOKE_VERB_UEVENT };
+	const char *action = getenv("ACTION"), *sub = getenv("SUBSYSTEM");
+	const char *maj = getenv("MAJOR"), *min = getenv("MINOR");
+	char spec[64], err[512];
+	char **e;
+	int fd;
+
+	(void)argv;
+	if (argc) {
+		p_err("takes no arguments: udev passes the event in the "
+		      "environment");
+		return 1;
+	}
+	if (!action || !sub || !maj || !min) {
+		p_err("ACTION, SUBSYSTEM, MAJOR and MINOR must be set, as udev's "
+		      "RUN+= sets them for a device node");
+		return 1;
+	}
+	if (revoke_req_uevent(&req, action, sub, maj, min)) {
+		snprintf(spec, sizeof(spec), "%s:%s", maj, min);
+		p_err("ACTION '%.32s' or MAJOR:MINOR '%.40s' is malformed", action,
+		      spec);
+		return 1;
+	}
+	for (e = environ; *e; e++) {
+		const char *eq = strchr(*e, '=');
+
+		/* what cannot be a udev property (a lower-case name, a
+		 * newline in the value) is skipped; when full, the first
+		 * properties are kept */
+		if (eq && revoke_req_add_prop(&req, *e, (size_t)(eq - *e),
+					      eq + 1) == -ENOSPC)
+			break;
+	}
+	/* a request too long for the socket keeps the first properties */
+	while ((fd = ctl_open(cli_socket_path, &req, -1, err,
+			      sizeof(err))) == -ENOSPC && req.nprops)
+		req.nprops /= 2;
+	if (fd < 0) {
+		p_err("%s", err);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli_target.c - what add and del name: an inode (INODE [--dev MAJ:MIN]),
+ * a file (PATH, sent as a descriptor) or a device (--rdev MAJ:MIN
+ * --char|--block), and add's options.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* The operands of add/del --rdev MAJ:MIN --char|--block. */
+static int device_target(const char *operand, const char *devspec,
+			 const char *rdevspec, struct revoke_req *req)
+{
+	if (operand || devspec) {
+		p_err("--rdev names a device by number; it takes no INODE, PATH "
+		      "or --dev");
+		return -1;
+	}
+	if (!rdevspec) {
+		p_err("--char, --block, --removed and --cause go with --rdev MAJ:MIN");
+		return -1;
+	}
+	if (revoke_parse_devspec(rdevspec, &req->rdev_major, &req->rdev_minor)) {
+		p_err("invalid --rdev '%s': expected MAJ:MIN with major < 4096 "
+		      "and minor < 1048576", rdevspec);
+		return -1;
+	}
+	if (!req->rdev_type) {
+		p_err("--rdev needs --char or --block: the same numbers name "
+		      "different devices of each kind");
+		return -1;
+	}
+	req->has_rdev = true;
+	return 0;
+}
+
+/* add's own options: 1 if argv[*@i] is one, 0 if not, -1 after a message */
+static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
+{
+	const char *a = argv[*i];
+
+	if (req->verb != REVOKE_VERB_ADD)
+		return 0;
+	if (!strcmp(a, "--removed")) {
+		req->removed = true;
+	} else if (!strcmp(a, "--cause")) {
+		if (++*i == argc || revoke_parse_cause(argv[*i], req->cause,
+						       sizeof(req->cause))) {
+			p_err("--cause needs one word of 1 to 31 letters, "
+			      "digits or _.:-");
+			return -1;
+		}
+	} else if (!strcmp(a, "--release") || !strcmp(a, "--no-release")) {
+		req->has_release = true;
+		req->release = a[2] == 'r' ? REVOKE_RELEASE_YES :
+					     REVOKE_RELEASE_NO;
+	} else if (!strcmp(a, "--spare")) {
+		req->spare = true;
+	} else if (!strcmp(a, "--timeout")) {
+		if (++*i == argc ||
+		    revoke_parse_timeout_ms(argv[*i], &req->timeout_ms)) {
+			p_err("--timeout needs a number of milliseconds from 1 "
+			      "to %d", REVOKE_TIMEOUT_MAX_MS);
+			return -1;
+		}
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The operand INODE [--dev MAJ:MIN] or PATH: 0, or -1 after a message. */
+static int inode_target(const char *operand, const char *devspec,
+			struct revoke_req *req, const char **path)
+{
+	int err;
+
+	if (!operand) {
+		p_err("missing INODE or PATH; try 'revoke-bpf help'");
+		return -1;
+	}
+	if (devspec) {
+		err = revoke_parse_devspec(devspec, &req->major, &req->minor);
+		if (err) {
+			p_err("invalid --dev '%s': expected MAJ:MIN with major < 4096 "
+			      "and minor < 1048576", devspec);
+			return -1;
+		}
+		req->has_dev = true;
+	}
+	if (!revoke_looks_numeric(operand)) {
+		if (devspec) {
+			p_err("--dev names the filesystem of an INODE; it cannot be "
+			      "used with a PATH");
+			return -1;
+		}
+		*path = operand;
+		return 0;
+	}
+	err = revoke_parse_ino(operand, &req->ino);
+	if (err) {
+		p_err("invalid inode '%s': %s", operand,
+		      err == -ERANGE ? "out of range (at most 18446744073709551615)"
+				     : "not a positive integer");
+		return -1;
+	}
+	req->has_ino = true;
+	return 0;
+}
+
+/**
+ * cli_target_parse() - the operands of add and del
+ * @argc: their number
+ * @argv: the operands, after the command
+ * @req: the request, with its verb; the target and add's options are set
+ * @path: set to the PATH operand, or NULL for an inode or a device
+ *
+ * add and del take INODE [--dev MAJ:MIN] or PATH, or --rdev MAJ:MIN
+ * --char|--block.  Options are parsed by hand so that "-5" is reported as
+ * a bad inode, not as an unknown option.
+ *
+ * Return: 0, or -1 after a message.
+ */
+int cli_target_parse(int argc, char **argv, struct revoke_req *req,
+		     const char **path)
+{
+	const char *operand = NULL, *devspec = NULL, *rdevspec = NULL;
+	int i, ret;
+
+	*path = NULL;
+	for (i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		ret = add_option(argc, argv, &i, req);
+		if (ret < 0)
+			return -1;
+		if (ret)
+			continue;
+		if (!strcmp(a, "--json")) {
+			json_output = true;
+		} else if (!strcmp(a, "--rdev") || !strcmp(a, "--dev")) {
+			if (++i == argc) {
+				p_err("%s needs a value MAJ:MIN", a);
+				return -1;
+			}
+			if (a[2] == 'r')
+				rdevspec = argv[i];
+			else
+				devspec = argv[i];
+		} else if (!strcmp(a, "--char") || !strcmp(a, "--block")) {
+			if (req->rdev_type) {
+				p_err("give one of --char and --block");
+				return -1;
+			}
+			req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
+						       REVOKE_RDEV_BLOCK;
+		} else if (!strncmp(a, "--dev=", 6)) {
+			devspec = a + 6;
+		} else if (!strcmp(a, "--") && i + 1 < argc && !operand) {
+			operand = argv[++i];
+		} else if (a[0] == '-' && !revoke_looks_numeric(a)) {
+			p_err("unknown option '%s'; try 'revoke-bpf help'", a);
+			return -1;
+		} else if (operand) {
+			p_err("unexpected extra operand '%s'", a);
+			return -1;
+		} else {
+			operand = a;
+		}
+	}
+	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
+		return device_target(operand, devspec, rdevspec, req);
+	return inode_target(operand, devspec, req, path);
+}
+
+/**
+ * cli_target_open() - a descriptor of @path, to send with the request
+ * @path: the PATH operand
+ * @req: the request; its path is set to @path, made absolute, for list
+ *
+ * The request names @path by a descriptor of it, which the daemon asks
+ * the kernel about (never stat(2)'s st_dev and st_ino: on btrfs and
+ * overlayfs they are not what the kernel's hooks see).  O_PATH: nothing
+ * is opened for reading, no device's open routine runs.
+ *
+ * Return: the descriptor, or -1 after a message.
+ */
+int cli_target_open(const char *path, struct revoke_req *req)
+{
+	char cwd[PATH_MAX];
+	struct stat st;
+	int fd, n;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st)) {
+		p_err("cannot open '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		p_err(S_ISDIR(st.st_mode) ?
+		      "'%s' is a directory; revoke-bpf revokes files and devices, "
+		      "not directories" :
+		      "'%s' is a socket; connecting to it is not a file operation "
+		      "and cannot be revoked", path);
+		close(fd);
+		return -1;
+	}
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		n = snprintf(req->path, sizeof(req->path), "%s", path);
+	else
+		n = snprintf(req->path, sizeof(req->path), "%s/%s",
+			     strcmp(cwd, "/") ? cwd : "", path);
+	/* too long to show whole: its end says more than its start */
+	if (n >= (int)sizeof(req->path))
+		snprintf(req->path, sizeof(req->path), "...%s",
+			 path + strlen(path) - (sizeof(req->path) - 4));
+	req->has_path = true;
+	return fd;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctl_fields.h - the words of the daemon's answers, spelled once for the
+ * daemon that writes them and the CLI that reads them: the ok words, the
+ * prefixes of add's report lines, and the keys of the key=value fields.
+ *
+ * They are string literals, so that a format can be pasted together:
+ *
+ *	rbuf_printf(resp, REVOKE_FIELD_DEV "=%u:%u\n", maj, min);
+ */
+#ifndef REVOKE_CTL_FIELDS_H
+#define REVOKE_CTL_FIELDS_H
+
+/* "ok WORD", the first line of every answer that is not an error */
+#define REVOKE_OK_ADDED		"added"
+#define REVOKE_OK_ALREADY	"already"
+#define REVOKE_OK_DELETED	"deleted"
+#define REVOKE_OK_ABSENT	"absent"
+#define REVOKE_OK_LIST		"list"
+#define REVOKE_OK_STATUS	"status"
+#define REVOKE_OK_EVENTS	"events"
+#define REVOKE_OK_UNLOADED	"unloaded"
+#define REVOKE_OK_IGNORED	"ignored"	/* uevent the policy leaves alone */
+#define REVOKE_OK_RELOADED	"reloaded"
+
+extern const char *const revoke_ok_words[];	/* NULL-terminated */
+
+/* The first word of add's report lines after the counts. */
+#define REVOKE_LINE_FAILURE	"failure"
+#define REVOKE_LINE_KILLED	"killed"
+#define REVOKE_LINE_IO_URING	"io_uring"
+#define REVOKE_LINE_LOOP	"loop"
+#define REVOKE_LINE_TTY		"tty"
+
+/* What add and del name (the line after "ok WORD"), and list's lines. */
+#define REVOKE_FIELD_DEV		"dev"
+#define REVOKE_FIELD_INO		"ino"
+#define REVOKE_FIELD_ALSO		"also"	/* an overlayfs file's other file */
+#define REVOKE_FIELD_PATH		"path"
+#define REVOKE_FIELD_RDEV		"rdev"
+#define REVOKE_FIELD_TYPE		"type"
+#define REVOKE_FIELD_KERNEL_REVOKED	"kernel_revoked"
+#define REVOKE_FIELD_KIND		"kind"
+#define REVOKE_FIELD_REVOKED_AT		"revoked_at"
+#define REVOKE_FIELD_REMOVED_AT		"removed_at"
+#define REVOKE_FIELD_DENIALS		"denials"
+#define REVOKE_FIELD_CAUSE		"cause"
+
+/* add's line of counts (struct revoke_report), also in list */
+#define REVOKE_FIELD_HOLDERS		"holders"
+#define REVOKE_FIELD_FDS		"fds"
+#define REVOKE_FIELD_MAPPINGS		"mappings"
+#define REVOKE_FIELD_WAITERS		"waiters"
+#define REVOKE_FIELD_WOKEN		"woken"
+#define REVOKE_FIELD_UNMAPPED		"unmapped"
+#define REVOKE_FIELD_RELEASED		"released"
+#define REVOKE_FIELD_FAILED		"failed"
+#define REVOKE_FIELD_DISCOVER_US	"discover_us"
+#define REVOKE_FIELD_TOTAL_US		"total_us"
+#define REVOKE_FIELD_KILLED		"killed"
+#define REVOKE_FIELD_PASSES		"passes"
+
+/* failure, killed and io_uring lines; pid, uid and comm also in events */
+#define REVOKE_FIELD_PID		"pid"
+#define REVOKE_FIELD_TID		"tid"
+#define REVOKE_FIELD_UID		"uid"
+#define REVOKE_FIELD_COMM		"comm"	/* percent-encoded, but in events */
+#define REVOKE_FIELD_STEP		"step"
+#define REVOKE_FIELD_REASON		"reason"
+#define REVOKE_FIELD_KEEPS_ACCESS	"keeps_access"
+#define REVOKE_FIELD_GONE		"gone"
+#define REVOKE_FIELD_FD			"fd"
+#define REVOKE_FIELD_FILES		"files"
+#define REVOKE_FIELD_BUFFERS		"buffers"
+
+/* loop and tty lines (rdev, released and reason as above) */
+#define REVOKE_FIELD_DENIED		"denied"
+#define REVOKE_FIELD_DETACHED		"detached"
+#define REVOKE_FIELD_SCAN		"scan"
+#define REVOKE_FIELD_HUNGUP		"hungup"
+
+/* status (one field per line) */
+#define REVOKE_FIELD_DAEMON_PID		"daemon_pid"
+#define REVOKE_FIELD_VERSION		"version"
+#define REVOKE_FIELD_UPTIME_S		"uptime_s"
+#define REVOKE_FIELD_KERNEL		"kernel"
+#define REVOKE_FIELD_LSM		"lsm"
+#define REVOKE_FIELD_BPF_LSM		"bpf_lsm"
+#define REVOKE_FIELD_PROGRAMS_ATTACHED	"programs_attached"
+#define REVOKE_FIELD_PROGRAMS_SKIPPED	"programs_skipped"
+#define REVOKE_FIELD_PROGRAM_PREFIX	"program."	/* program.NAME=STATE */
+#define REVOKE_FIELD_PIN_DIR		"pin_dir"
+#define REVOKE_FIELD_ADOPTED		"adopted"
+#define REVOKE_FIELD_REPLACED_PROGRAMS	"replaced_programs"
+#define REVOKE_FIELD_ENTRIES		"entries"
+#define REVOKE_FIELD_CAPACITY		"capacity"
+#define REVOKE_FIELD_DEVICES		"devices"
+#define REVOKE_FIELD_FREED_INODES	"freed_inodes"
+#define REVOKE_FIELD_EVENTS_LOST	"events_lost"
+#define REVOKE_FIELD_SUBSCRIBERS	"subscribers"
+#define REVOKE_FIELD_SOCKET		"socket"
+#define REVOKE_FIELD_ADMIN_GROUP	"admin_group"
+
+/* reload */
+#define REVOKE_FIELD_POLICY		"policy"
+#define REVOKE_FIELD_RULES		"rules"
+#define REVOKE_FIELD_SOURCE		"source"
+
+/* events: one line per denial (dev, ino, pid, uid and comm as above) */
+#define REVOKE_FIELD_TS_NS		"ts_ns"
+#define REVOKE_FIELD_TGID		"tgid"
+#define REVOKE_FIELD_HOOK		"hook"
+#define REVOKE_FIELD_OP			"op"
+#define REVOKE_FIELD_ARG		"arg"
+
+#endif /* REVOKE_CTL_FIELDS_H */

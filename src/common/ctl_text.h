@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctl_text.h - the text of control socket messages (ctl_text.c):
+ * percent-encoding, key=value fields, a growable answer buffer, sending.
+ */
+#ifndef REVOKE_CTL_TEXT_H
+#define REVOKE_CTL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+int revoke_pct_encode(const char *in, char *out, size_t len);
+int revoke_pct_decode(const char *in, char *out);
+
+char *revoke_kv_next(char **cursor, char **key);
+const char *revoke_kv_get(const char *line, const char *key, char *buf,
+			  size_t len);
+
+/**
+ * struct rbuf - a growable text buffer, for answers
+ * @data: the text; NULL until something is written
+ * @len: bytes of @data in use
+ * @cap: bytes of @data allocated
+ * @failed: an allocation failed; everything after it was dropped
+ */
+struct rbuf {
+	char *data;
+	size_t len;
+	size_t cap;
+	bool failed;
+};
+
+void rbuf_printf(struct rbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rbuf_free(struct rbuf *b);
+
+int ctl_send_all(int fd, const char *p, size_t len);
+
+#endif /* REVOKE_CTL_TEXT_H */

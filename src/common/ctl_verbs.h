@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctl_verbs.h - the control socket's verbs, in one list (ctl_verbs.c):
+ * each verb's name on the wire, whether only privileged clients may send
+ * it, which request fields it takes, and the command's usage and help
+ * text that revoke-bpf shows.
+ *
+ * Adding a verb: an entry here and in ctl_verbs.c, one handler in the
+ * daemon's table, one do_* function in the CLI's cmds[].
+ */
+#ifndef REVOKE_CTL_VERBS_H
+#define REVOKE_CTL_VERBS_H
+
+#include <stdbool.h>
+
+enum revoke_verb {
+	REVOKE_VERB_ADD,
+	REVOKE_VERB_DEL,
+	REVOKE_VERB_LIST,
+	REVOKE_VERB_STATUS,
+	REVOKE_VERB_EVENTS,
+	REVOKE_VERB_UNLOAD,
+	REVOKE_VERB_UEVENT,
+	REVOKE_VERB_RELOAD,
+	REVOKE_VERB_COUNT,
+};
+
+/* Which request fields a verb takes (struct revoke_verb_info.fields). */
+#define REVOKE_FIELDS_TARGET	0x1	/* path, ino, dev, rdev, type */
+#define REVOKE_FIELDS_ADD	0x2	/* removed, cause, release, timeout_ms, spare */
+#define REVOKE_FIELDS_UEVENT	0x4	/* action, rdev, type, p.KEY */
+
+/**
+ * struct revoke_verb_info - one verb of the control socket
+ * @name: the verb on the wire, and revoke-bpf's command
+ * @privileged: only root (or the daemon's --group) may send it
+ * @fields: REVOKE_FIELDS_* it takes; none for the others
+ * @usage: revoke-bpf's arguments for the command, for its help
+ * @help: what the command does, for its help
+ */
+struct revoke_verb_info {
+	const char *name;
+	bool privileged;
+	unsigned int fields;
+	const char *usage;
+	const char *help;
+};
+
+extern const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT];
+
+const char *revoke_verb_name(enum revoke_verb verb);
+bool revoke_verb_privileged(enum revoke_verb verb);
+bool revoke_verb_takes(enum revoke_verb verb, unsigned int fields);
+int revoke_verb_parse(const char *word, enum revoke_verb *verb);
+
+#endif /* REVOKE_CTL_VERBS_H */
