@@ -153,10 +153,6 @@ void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
  * struct pipeline_rdev - "add rdev=" from before the deny to the end
  *	(pipeline_rdev.c)
  * @key: the device
- * @set: its holders, found once, before the deny
- * @found: 0 if @set was found, else why not (a negative errno)
- * @prepared: pipeline_rdev_prepare() ran and @set is to be freed
- * @discover_us: time spent finding @set
  * @kernel_revoked: ttys hung up and evdev nodes revoked before the deny
  * @pidfds: the holders to send SIGHUP to after the pipeline, or NULL
  * @npidfds: their number
@@ -164,10 +160,6 @@ void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
  */
 struct pipeline_rdev {
 	struct revoke_rdev_key key;
-	struct holder_set set;
-	int found;
-	bool prepared;
-	uint64_t discover_us;
 	unsigned int kernel_revoked;
 	int *pidfds;
 	size_t npidfds;

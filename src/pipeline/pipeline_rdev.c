@@ -6,15 +6,20 @@
  *
  * "add rdev=" also uses the kernel's own revoke, which needs the
  * daemon's ioctls still allowed, so it comes before the deny, on the
- * holders found then, once:
+ * holders found then:
  *
  *	pipeline_rdev_prepare()	find the holders; hang up the ttys and
  *				revoke the evdev nodes they have open
  *				(kernel_revoke.c); take the pidfds to send
  *				SIGHUP to and a file of the tty (tty.c)
  *	(the daemon's deny, or pipeline_rdev_cancel() if it fails)
- *	pipeline_rdev_run()	the pipeline over those holders' nodes
+ *	pipeline_rdev_run()	find the holders again, then the pipeline
+ *				over every node they hold
  *	pipeline_rdev_finish()	hang the tty up, send the SIGHUPs
+ *
+ * The second search is not a repeat: a node of the device (one made with
+ * mknod anywhere) first opened between the first search and the deny is
+ * denied but held, and only a search after the deny finds its holder.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -86,32 +91,21 @@ void pipeline_rdev_prepare(struct pipeline *pl,
 			   const struct revoke_rdev_key *key, bool hangup,
 			   struct pipeline_rdev *rd)
 {
-	uint64_t start = pipeline_now_us();
+	struct holder_set set;
 
 	memset(rd, 0, sizeof(*rd));
 	rd->key = *key;
-	rd->found = pl->ready ? holders_find_rdev(&pl->holders, key,
-						  &rd->set) : -ENOSYS;
-	rd->discover_us = pipeline_now_us() - start;
-	if (!rd->found) {
-		rd->kernel_revoked = kernel_revoke_holders(&rd->set, key);
+	if (pl->ready && !holders_find_rdev(&pl->holders, key, &set)) {
+		rd->kernel_revoked = kernel_revoke_holders(&set, key);
 		if (hangup) {
-			rd->pidfds = kernel_hangup_prepare(&rd->set);
-			rd->npidfds = rd->set.nr;
+			rd->pidfds = kernel_hangup_prepare(&set);
+			rd->npidfds = set.nr;
 		}
+		holder_set_free(&set);
 	}
 	tty_prepare_rdev(&rd->tty, pl->ready ? &pl->holders : NULL, key);
 	/* a tty held by its name was hung up just now */
 	rd->tty.hungup = rd->tty.is_tty && rd->kernel_revoked;
-	rd->prepared = true;
-}
-
-/* Free the holders found by pipeline_rdev_prepare(). */
-static void rdev_free(struct pipeline_rdev *rd)
-{
-	if (rd->prepared && !rd->found)
-		holder_set_free(&rd->set);
-	rd->prepared = false;
 }
 
 /**
@@ -124,12 +118,11 @@ void pipeline_rdev_cancel(struct pipeline_rdev *rd)
 	kernel_hangup_cancel(rd->pidfds, rd->npidfds);
 	rd->pidfds = NULL;
 	tty_hangup_cancel(&rd->tty);
-	rdev_free(rd);
 }
 
 /**
  * pipeline_rdev_run() - after the deny, the pipeline over every node of
- *	the device that its holders, found by pipeline_rdev_prepare(), hold
+ *	the device that is held now
  * @pl: the pipeline
  * @rd: from pipeline_rdev_prepare()
  * @opts: what to do
@@ -141,21 +134,13 @@ int pipeline_rdev_run(struct pipeline *pl, struct pipeline_rdev *rd,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res)
 {
-	uint64_t start = pipeline_now_us();
-
-	memset(res, 0, sizeof(*res));
-	if (!pl->ready)
-		return -ENOSYS;
-	if (rd->found)
-		return rd->found;
-	res->discover_us = rd->discover_us;
-	return run_nodes(pl, &rd->set, opts, start, res);
+	return pipeline_run_rdev(pl, &rd->key, opts, res);
 }
 
 /**
  * pipeline_rdev_finish() - after the pipeline: hang the tty up, report
  *	it, and send SIGHUP to the holders, if asked
- * @rd: from pipeline_rdev_prepare(); freed
+ * @rd: from pipeline_rdev_prepare()
  * @resp: the answer, which the tty's hangup line is added to
  */
 void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp)
@@ -168,5 +153,4 @@ void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp)
 			revoke_kdev_minor(rd->key.rdev),
 			kernel_hangup_send(rd->pidfds, rd->npidfds));
 	rd->pidfds = NULL;
-	rdev_free(rd);
 }
