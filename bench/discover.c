@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	}
 	if (key_of(argv[1], &key))
 		return 1;
-	if (holders_open(&h, -1, why, sizeof(why))) {
+	if (holders_open(&h, NULL, why, sizeof(why))) {
 		fprintf(stderr, "discover: %s\n", why);
 		return 1;
 	}

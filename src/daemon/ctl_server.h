@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "common/ctl_proto.h"
+#include "common/common.h"
 
 #define CTL_MAX_GROUPS 64
 /* the kernel's SCM_MAX_FD: descriptors one message carries at most */

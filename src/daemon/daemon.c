@@ -22,15 +22,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "daemon.h"
 #include "log.h"
 #include "lsm_check.h"
-#include "pipeline/tracee.h"
-#include "pipeline/tty.h"
-#include "store/device_set.h"
-#include "store/fs_layout.h"
-#include "store/inode_set.h"
+#include "pipeline/pipeline.h"
+#include "store/store.h"
 
 #ifndef REVOKE_VERSION
 #define REVOKE_VERSION "0.0.0"
@@ -314,18 +311,18 @@ static int start(struct daemon *d, const struct options *o)
 		log_err("cannot read the revoked set: %s\n", strerror(-ret));
 		goto fail;
 	}
-	ret = revoke_events_open(&d->events, d->rb.events_fd);
+	ret = revoke_events_open(&d->events, &d->rb);
 	if (ret) {
 		log_err("cannot read the event ring buffer: %s\n",
 			strerror(-ret));
 		goto fail;
 	}
-	ret = tty_reach_init(&d->rb);
+	ret = store_reach_daemon(&d->rb, (uint32_t)getpid());
 	if (ret)
 		log_err("cannot write revoke_reach: %s; a revoked tty will "
 			"not be hung up after the deny\n",
 			strerror(-ret));
-	ret = fs_layout_update(d->rb.layout_fd, true);
+	ret = store_layout_update(&d->rb, true);
 	if (ret < 0) {
 		log_err("cannot fill revoke_layout: %s\n", strerror(-ret));
 		goto fail;

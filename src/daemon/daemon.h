@@ -21,13 +21,12 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "common/ctl_proto.h"
+#include "common/common.h"
 #include "ctl_loop.h"
 #include "events.h"
 #include "named.h"
 #include "pipeline/pipeline.h"
 #include "policy.h"
-#include "store/inode_set.h"
 #include "store/store.h"
 
 /**

@@ -10,13 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "daemon.h"
 #include "log.h"
-#include "pipeline/kernel_revoke.h"
-#include "pipeline/pipeline_report.h"
-#include "pipeline/tty.h"
-#include "store/device_set.h"
+#include "pipeline/pipeline.h"
+#include "store/store.h"
 #include "uevent_netlink.h"
 
 /**

@@ -18,8 +18,9 @@
 #include <bpf/libbpf.h>
 
 #include "events.h"
-#include "common/key.h"
+#include "common/common.h"
 #include "log.h"
+#include "store/store.h"
 
 static const char *const hook_names[] = {
 	[REVOKE_HOOK_FILE_PERMISSION] = "file_permission",
@@ -153,14 +154,14 @@ static int on_event(void *ctx, void *data, size_t size)
 /**
  * revoke_events_open() - start consuming the ring buffer
  * @ev: the state to set up
- * @ring_fd: the revoke_events map
+ * @store: the store, whose "revoke_events" ring the hooks write
  *
  * Return: 0 or a negative errno.
  */
-int revoke_events_open(struct revoke_events *ev, int ring_fd)
+int revoke_events_open(struct revoke_events *ev, const struct store *store)
 {
 	memset(ev, 0, sizeof(*ev));
-	ev->ring = ring_buffer__new(ring_fd, on_event, ev, NULL);
+	ev->ring = store_events_ring(store, on_event, ev);
 	return ev->ring ? 0 : -errno;
 }
 

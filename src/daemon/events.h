@@ -42,7 +42,8 @@ struct revoke_events {
 
 int revoke_event_format(const struct revoke_event *e, char *buf, size_t len);
 
-int revoke_events_open(struct revoke_events *ev, int ring_fd);
+struct store;
+int revoke_events_open(struct revoke_events *ev, const struct store *store);
 void revoke_events_close(struct revoke_events *ev);
 int revoke_events_fd(const struct revoke_events *ev);
 int revoke_events_consume(struct revoke_events *ev);

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "inode_find.h"
-#include "common/key.h"
+#include "common/common.h"
 
 struct finder {
 	uint64_t ino;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "pipeline/holders.h"
+#include "pipeline/pipeline.h"
 #include "revoke_bpf.h"
 
 #define NAMED_MAX_KEYS 2

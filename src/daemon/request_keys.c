@@ -11,11 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "daemon.h"
 #include "inode_find.h"
-#include "store/fs_layout.h"
-#include "store/inode_set.h"
+#include "store/store.h"
 
 /* "MAJ:MIN (example), ..." for each of @sites. */
 static void request_keys_list_sites(struct rbuf *out,
@@ -168,7 +167,7 @@ int request_keys_find(struct daemon *d, const struct ctl_peer *peer,
 
 	memset(nf, 0, sizeof(*nf));
 	/* a btrfs or overlay module loaded since: its files can be named now */
-	err = fs_layout_update(d->rb.layout_fd, false);
+	err = store_layout_update(&d->rb, false);
 	if (err < 0) {
 		snprintf(why, whylen, "cannot update revoke_layout: %s",
 			 strerror(-err));

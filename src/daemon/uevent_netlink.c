@@ -15,7 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "revoke_bpf.h"
 #include "uevent_netlink.h"
 

@@ -7,7 +7,7 @@
 #ifndef REVOKE_UEVENT_NETLINK_H
 #define REVOKE_UEVENT_NETLINK_H
 
-#include "common/ctl_proto.h"
+#include "common/common.h"
 
 int uevent_nl_open(void);
 int uevent_nl_read(int fd, struct revoke_req *req);

@@ -13,14 +13,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "daemon.h"
 #include "log.h"
 #include "lsm_check.h"
-#include "pipeline/loopdev.h"
-#include "pipeline/pipeline_report.h"
-#include "pipeline/tty.h"
-#include "store/device_set.h"
+#include "pipeline/pipeline.h"
+#include "store/store.h"
 
 #ifndef REVOKE_VERSION
 #define REVOKE_VERSION "0.0.0"

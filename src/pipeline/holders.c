@@ -19,27 +19,29 @@
 #include <bpf/libbpf.h>
 
 #include "holders.h"
+#include "store/store.h"
 #include "procfs.h"
 #include "holders.skel.h"
 
 /**
  * holders_open() - load the holder iterators
  * @h: result
- * @layout_fd: the enforcement programs' "revoke_layout" map, to name
- *	files as they do; -1 for one of the iterators' own
+ * @store: the store, whose "revoke_layout" map the iterators share to
+ *	name files as the hooks do; NULL for one of the iterators' own
  * @err: on failure, a one-line reason
  * @errlen: size of @err
  *
  * Return: 0 or a negative errno.
  */
-int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen)
+int holders_open(struct holders *h, const struct store *store, char *err,
+		 size_t errlen)
 {
 	int ret;
 
 	memset(h, 0, sizeof(*h));
 	h->skel = holders_bpf_skel__open();
-	if (h->skel && layout_fd >= 0 &&
-	    bpf_map__reuse_fd(h->skel->maps.revoke_layout, layout_fd)) {
+	if (h->skel && store &&
+	    store_layout_share(store, h->skel->maps.revoke_layout)) {
 		holders_bpf_skel__destroy(h->skel);
 		h->skel = NULL;
 	}

@@ -119,7 +119,9 @@ struct holder_threads {
 	size_t cap;
 };
 
-int holders_open(struct holders *h, int layout_fd, char *err, size_t errlen);
+struct store;
+int holders_open(struct holders *h, const struct store *store, char *err,
+		 size_t errlen);
 int holders_ident(struct holders *h, int fd, struct revoke_ident *id);
 void holders_skip(struct holders *h, pid_t self, pid_t peer);
 void holders_close(struct holders *h);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "kernel_revoke.h"
-#include "common/key.h"
+#include "common/common.h"
 
 static int revoke_one(int fd, const struct revoke_rdev_key *key)
 {

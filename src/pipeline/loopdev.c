@@ -41,10 +41,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "loopdev.h"
 #include "pipeline.h"
-#include "store/device_set.h"
+#include "store/store.h"
 
 #define LOOP_MAJOR 7
 #define DETACH_WAIT_MS 1000

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
-#include "common/ctl_proto.h"
+#include "common/common.h"
 #include "revoke_bpf.h"
 
 struct pipeline;

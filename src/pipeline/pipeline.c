@@ -40,7 +40,7 @@
 #include <time.h>
 
 #include "pipeline_run.h"
-#include "store/inode_set.h"
+#include "store/store.h"
 
 /**
  * pipeline_now_us() - the monotonic clock
@@ -138,7 +138,7 @@ void pipeline_init(struct pipeline *pl, struct store *rb)
 {
 	memset(pl, 0, sizeof(*pl));
 	pl->rb = rb;
-	pl->ready = !holders_open(&pl->holders, rb->layout_fd, pl->why,
+	pl->ready = !holders_open(&pl->holders, rb, pl->why,
 				   sizeof(pl->why));
 }
 

@@ -18,7 +18,7 @@
 #include <sys/types.h>
 
 #include "store/store.h"
-#include "common/ctl_proto.h"
+#include "common/common.h"
 #include "holders.h"
 #include "loopdev.h"
 #include "revoke_bpf.h"

@@ -13,9 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "pipeline_run.h"
-#include "store/inode_set.h"
+#include "store/store.h"
 
 /* Run one system call in @t; a failure to run it counts as its result. */
 static long sys(struct tracee *t, long nr, unsigned long a0, unsigned long a1,

@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "kernel_revoke.h"
 #include "pipeline_run.h"
 

@@ -36,36 +36,13 @@
 
 #include <bpf/bpf.h>
 
-#include "common/key.h"
+#include "common/common.h"
 #include "tty.h"
 
 #define PTY_SLAVE_MAJOR 136
 
 /* The nodes whose files reach another tty (bpf/reach.bpf.h). */
 static const unsigned int aliases[][2] = { { 5, 0 }, { 5, 1 }, { 4, 0 } };
-
-/**
- * tty_reach_init() - tell the hooks which process is revoke-bpfd
- * @rb: the daemon's handles
- *
- * Return: 0 or a negative errno.
- */
-int tty_reach_init(struct store *rb)
-{
-	struct revoke_reach_state rs = { .daemon_tgid = (__u32)getpid() };
-	char path[sizeof(rb->pin_dir) + 32];
-	__u32 zero = 0;
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/revoke_reach", rb->pin_dir);
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		return -errno;
-	if (bpf_map_update_elem(fd, &zero, &rs, BPF_ANY))
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 static void keep(struct tty_hangup *th, int fd)
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "store/store.h"
-#include "common/ctl_proto.h"
+#include "common/common.h"
 #include "holders.h"
 #include "revoke_bpf.h"
 
@@ -37,7 +37,6 @@ struct tty_hangup {
 	char why[48];
 };
 
-int tty_reach_init(struct store *rb);
 void tty_prepare_inode(struct tty_hangup *th, struct holders *h,
 		       const struct revoke_key *key);
 void tty_prepare_rdev(struct tty_hangup *th, struct holders *h,

@@ -550,12 +550,15 @@ int store_layout_update(struct store *rb, bool builtin)
  * @map: a map declared like revoke_layout (bpf/inode_key.bpf.h), not
  *	loaded yet
  *
- * For the holder iterators, which name files as the hooks do.
+ * For the holder iterators, which name files as the hooks do.  A store
+ * without the map (the unit tests') leaves @map the iterators' own.
  *
  * Return: 0 or a negative errno.
  */
 int store_layout_share(const struct store *rb, struct bpf_map *map)
 {
+	if (rb->layout_fd < 0)
+		return 0;
 	return bpf_map__reuse_fd(map, rb->layout_fd);
 }
 
