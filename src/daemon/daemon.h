@@ -4,6 +4,7 @@
  *
  *	daemon.c	main: options, start, signals, the event loop
  *	verbs.c		one handler per request verb; the writer of answers
+ *	verbs_query.c	list and status, the verbs that only read
  *	request_keys.c	the inodes an add or del names
  *	devices.c	revoked devices: add, del, removals (uevents), policy
  *
@@ -77,6 +78,11 @@ void verbs_err(struct rbuf *resp, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void verbs_pipeline(struct rbuf *resp, int err, struct pipeline_result *res);
 const char *verbs_change_name(enum revoke_change change);
+void verbs_report(struct rbuf *resp, const struct revoke_report *r);
+int verbs_list(struct daemon *d, const struct ctl_peer *peer,
+	       const struct revoke_req *req, struct rbuf *resp);
+int verbs_status(struct daemon *d, const struct ctl_peer *peer,
+		 const struct revoke_req *req, struct rbuf *resp);
 
 /* request_keys.c */
 int request_keys_find(struct daemon *d, const struct ctl_peer *peer,

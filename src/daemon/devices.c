@@ -84,7 +84,8 @@ int devices_add(struct daemon *d, const struct rdev_add *add,
 	devices_log_change(add->removed ? "add removed" : "add", &key,
 			   add->cause, add->uid, add->pid, change);
 	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
-	rbuf_printf(resp, "rdev=%u:%u type=%s kernel_revoked=%u\n",
+	rbuf_printf(resp, REVOKE_FIELD_RDEV "=%u:%u " REVOKE_FIELD_TYPE "=%s "
+		    REVOKE_FIELD_KERNEL_REVOKED "=%u\n",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
 		    revoke_rdev_type_name(key.type), rd.kernel_revoked);
 	if (!act.pipeline)

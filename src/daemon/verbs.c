@@ -10,25 +10,19 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "common/common.h"
 #include "daemon.h"
 #include "log.h"
-#include "lsm_check.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"
 
-#ifndef REVOKE_VERSION
-#define REVOKE_VERSION "0.0.0"
-#endif
-
 static const char *const verbs_change_words[] = {
-	[REVOKE_ADDED] = "added",
-	[REVOKE_ALREADY] = "already",
-	[REVOKE_DELETED] = "deleted",
-	[REVOKE_ABSENT] = "absent",
+	[REVOKE_ADDED] = REVOKE_OK_ADDED,
+	[REVOKE_ALREADY] = REVOKE_OK_ALREADY,
+	[REVOKE_DELETED] = REVOKE_OK_DELETED,
+	[REVOKE_ABSENT] = REVOKE_OK_ABSENT,
 };
 
 /**
@@ -60,10 +54,18 @@ void verbs_err(struct rbuf *resp, int errnum, const char *fmt, ...)
 	rbuf_printf(resp, "err %s %s\n", name ? name : "EIO", msg);
 }
 
-static void verbs_report(struct rbuf *resp, const struct revoke_report *r)
+/**
+ * verbs_report() - write the counts of a report (no newline)
+ * @resp: the answer
+ * @r: the counts
+ */
+void verbs_report(struct rbuf *resp, const struct revoke_report *r)
 {
-	rbuf_printf(resp, "holders=%u fds=%u mappings=%u waiters=%u woken=%u "
-		    "unmapped=%u released=%u failed=%u", r->holders, r->fds,
+	rbuf_printf(resp, REVOKE_FIELD_HOLDERS "=%u " REVOKE_FIELD_FDS "=%u "
+		    REVOKE_FIELD_MAPPINGS "=%u " REVOKE_FIELD_WAITERS "=%u "
+		    REVOKE_FIELD_WOKEN "=%u "
+		    REVOKE_FIELD_UNMAPPED "=%u " REVOKE_FIELD_RELEASED "=%u "
+		    REVOKE_FIELD_FAILED "=%u", r->holders, r->fds,
 		    r->mappings, r->waiters, r->woken, r->unmapped, r->released,
 		    r->failed);
 }
@@ -80,14 +82,20 @@ void verbs_pipeline(struct rbuf *resp, int err, struct pipeline_result *res)
 	if (err) {
 		res->rep.failed = 1;
 		verbs_report(resp, &res->rep);
-		rbuf_printf(resp, " discover_us=0 total_us=0\n");
-		rbuf_printf(resp, "failure pid=0 tid=0 step=discover reason=%s\n",
+		rbuf_printf(resp, " " REVOKE_FIELD_DISCOVER_US "=0 "
+			    REVOKE_FIELD_TOTAL_US "=0\n");
+		rbuf_printf(resp, REVOKE_LINE_FAILURE " "
+			    REVOKE_FIELD_PID "=0 " REVOKE_FIELD_TID "=0 "
+			    REVOKE_FIELD_STEP "=discover "
+			    REVOKE_FIELD_REASON "=%s\n",
 			    err == -ENOSYS ? "holder_iterators_unavailable" :
 			    strerrorname_np(-err) ?: "EIO");
 		return;
 	}
 	verbs_report(resp, &res->rep);
-	rbuf_printf(resp, " discover_us=%llu total_us=%llu killed=%zu passes=%u\n",
+	rbuf_printf(resp, " " REVOKE_FIELD_DISCOVER_US "=%llu "
+		    REVOKE_FIELD_TOTAL_US "=%llu " REVOKE_FIELD_KILLED "=%zu "
+		    REVOKE_FIELD_PASSES "=%u\n",
 		    (unsigned long long)res->discover_us,
 		    (unsigned long long)res->total_us, res->nkill, res->passes);
 }
@@ -187,7 +195,8 @@ static int verbs_keys(struct daemon *d, const struct ctl_peer *peer,
 	err = request_keys_find(d, peer, req, nf, why, sizeof(why));
 	if (err == 1) {
 		rbuf_printf(resp, "ok %s\n", verbs_change_name(REVOKE_ABSENT));
-		rbuf_printf(resp, "ino=%llu\n", (unsigned long long)req->ino);
+		rbuf_printf(resp, REVOKE_FIELD_INO "=%llu\n",
+			    (unsigned long long)req->ino);
 		return 1;
 	}
 	if (err) {
@@ -202,11 +211,12 @@ static void verbs_resp_keys(struct rbuf *resp, const struct named_file *nf)
 {
 	size_t i;
 
-	rbuf_printf(resp, "dev=%u:%u ino=%llu", revoke_kdev_major(nf->keys[0].dev),
+	rbuf_printf(resp, REVOKE_FIELD_DEV "=%u:%u " REVOKE_FIELD_INO "=%llu",
+		    revoke_kdev_major(nf->keys[0].dev),
 		    revoke_kdev_minor(nf->keys[0].dev),
 		    (unsigned long long)nf->keys[0].ino);
 	for (i = 1; i < nf->nkeys; i++)
-		rbuf_printf(resp, " also=%u:%u/%llu",
+		rbuf_printf(resp, " " REVOKE_FIELD_ALSO "=%u:%u/%llu",
 			    revoke_kdev_major(nf->keys[i].dev),
 			    revoke_kdev_minor(nf->keys[i].dev),
 			    (unsigned long long)nf->keys[i].ino);
@@ -243,7 +253,8 @@ static int verbs_del_rdev(struct daemon *d, const struct ctl_peer *peer,
 		return -1;
 	}
 	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
-	rbuf_printf(resp, "rdev=%u:%u type=%s\n", revoke_kdev_major(key.rdev),
+	rbuf_printf(resp, REVOKE_FIELD_RDEV "=%u:%u "
+		    REVOKE_FIELD_TYPE "=%s\n", revoke_kdev_major(key.rdev),
 		    revoke_kdev_minor(key.rdev), revoke_rdev_type_name(key.type));
 	return 0;
 }
@@ -350,126 +361,6 @@ static int verbs_del(struct daemon *d, const struct ctl_peer *peer,
 	return 0;
 }
 
-struct verbs_list_ctx {
-	struct daemon *d;
-	struct rbuf *body;
-};
-
-static int verbs_list_inode(const struct revoke_key *key,
-			    const struct revoke_val *val, void *ctx)
-{
-	struct verbs_list_ctx *lc = ctx;
-	char enc[3 * REVOKE_NAME_MAX];
-	struct revoke_name name;
-	struct revoke_report rep;
-	bool have = !inode_set_report_get(&lc->d->rb, key, &rep);
-
-	rbuf_printf(lc->body, "dev=%u:%u ino=%llu kind=%s revoked_at=%llu "
-		    "denials=%llu", revoke_kdev_major(key->dev),
-		    revoke_kdev_minor(key->dev), (unsigned long long)key->ino,
-		    have && rep.flags & REVOKE_REPORT_DEAD ? "dead" : "revoked",
-		    (unsigned long long)val->revoked_at,
-		    (unsigned long long)val->denials);
-	if (have && !(rep.flags & REVOKE_REPORT_DEAD)) {
-		rbuf_printf(lc->body, " ");
-		verbs_report(lc->body, &rep);
-	}
-	if (!inode_set_name_get(&lc->d->rb, key, &name) &&
-	    revoke_pct_encode(name.path, enc, sizeof(enc)) > 0)
-		rbuf_printf(lc->body, " path=%s", enc);
-	rbuf_printf(lc->body, "\n");
-	return 0;
-}
-
-static int verbs_list_rdev(const struct revoke_rdev_key *key,
-			   const struct revoke_rdev_val *val, void *ctx)
-{
-	struct verbs_list_ctx *lc = ctx;
-	char cause[REVOKE_CAUSE_LEN];
-
-	memcpy(cause, val->cause, sizeof(cause));
-	cause[sizeof(cause) - 1] = '\0';
-	rbuf_printf(lc->body, "rdev=%u:%u type=%s kind=device revoked_at=%llu "
-		    "removed_at=%llu denials=%llu cause=%s\n",
-		    revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
-		    revoke_rdev_type_name(key->type),
-		    (unsigned long long)val->revoked_at,
-		    (unsigned long long)(val->removed_ns / 1000000000ull),
-		    (unsigned long long)val->denials, cause[0] ? cause : "-");
-	return 0;
-}
-
-static int verbs_list(struct daemon *d, const struct ctl_peer *peer,
-		      const struct revoke_req *req, struct rbuf *resp)
-{
-	struct rbuf body = {};
-	struct verbs_list_ctx lc = { d, &body };
-	int err;
-
-	(void)peer;
-	(void)req;
-	err = inode_set_for_each(&d->rb, verbs_list_inode, &lc);
-	if (!err)
-		err = device_set_for_each(&d->rb, verbs_list_rdev, &lc);
-	if (err) {
-		rbuf_free(&body);
-		verbs_err(resp, -err, "cannot read the revoked set: %s",
-			  strerror(-err));
-		return -1;
-	}
-	rbuf_printf(resp, "ok list\n");
-	if (body.len)
-		rbuf_printf(resp, "%.*s", (int)body.len, body.data);
-	resp->failed |= body.failed;
-	rbuf_free(&body);
-	return 0;
-}
-
-static int verbs_status(struct daemon *d, const struct ctl_peer *peer,
-			const struct revoke_req *req, struct rbuf *resp)
-{
-	struct revoke_state st;
-	struct utsname uts;
-	uint64_t count = 0, ndev = 0;
-	int i;
-
-	(void)peer;
-	(void)req;
-	uname(&uts);
-	inode_set_count(&d->rb, &count);
-	device_set_count(&d->rb, &ndev);
-	memset(&st, 0, sizeof(st));
-	inode_set_state(&d->rb, &st);
-	rbuf_printf(resp, "ok status\n");
-	rbuf_printf(resp, "daemon_pid=%d\n", (int)getpid());
-	rbuf_printf(resp, "version=%s\n", REVOKE_VERSION);
-	rbuf_printf(resp, "uptime_s=%lld\n", (long long)(time(NULL) - d->started));
-	rbuf_printf(resp, "kernel=%s\n", uts.release);
-	rbuf_printf(resp, "lsm=%s\n", d->lsm);
-	rbuf_printf(resp, "bpf_lsm=%s\n",
-		    revoke_lsm_has_bpf(d->lsm) ? "active" : "inactive");
-	rbuf_printf(resp, "programs_attached=%d/%d\n",
-		    store_count_attached(d->rb.pin_dir),
-		    REVOKE_NR_PROGS - d->rb.nr_skipped);
-	rbuf_printf(resp, "programs_skipped=%d\n", d->rb.nr_skipped);
-	for (i = 0; i < REVOKE_NR_PROGS; i++)
-		rbuf_printf(resp, "program.%s=%s\n", revoke_prog_names[i],
-			    store_prog_state(&d->rb, i));
-	rbuf_printf(resp, "pin_dir=%s\n", d->rb.pin_dir);
-	rbuf_printf(resp, "adopted=%s\n", d->rb.adopted ? "yes" : "no");
-	rbuf_printf(resp, "replaced_programs=%d\n", d->rb.replaced);
-	rbuf_printf(resp, "entries=%llu\n", (unsigned long long)count);
-	rbuf_printf(resp, "capacity=%u\n", d->rb.max_entries);
-	rbuf_printf(resp, "devices=%llu\n", (unsigned long long)ndev);
-	rbuf_printf(resp, "freed_inodes=%llu\n", (unsigned long long)st.freed);
-	rbuf_printf(resp, "events_lost=%llu\n", (unsigned long long)st.events_lost);
-	rbuf_printf(resp, "subscribers=%d\n", d->events.nsubs);
-	rbuf_printf(resp, "socket=%s\n", d->socket_path);
-	rbuf_printf(resp, "admin_group=%s\n", d->group_name ? d->group_name : "-");
-	ctl_loop_status(&d->loop, resp);
-	return 0;
-}
-
 /* Keep the connection and stream every denial to it. */
 static int verbs_events(struct daemon *d, const struct ctl_peer *peer,
 			const struct revoke_req *req, struct rbuf *resp)
@@ -480,7 +371,7 @@ static int verbs_events(struct daemon *d, const struct ctl_peer *peer,
 			  REVOKE_MAX_SUBSCRIBERS);
 		return -1;
 	}
-	rbuf_printf(resp, "ok events\n");
+	rbuf_printf(resp, "ok " REVOKE_OK_EVENTS "\n");
 	return 1;
 }
 
@@ -515,7 +406,7 @@ static int verbs_unload(struct daemon *d, const struct ctl_peer *peer,
 			  pin_dir);
 		return -1;
 	}
-	rbuf_printf(resp, "ok unloaded\n");
+	rbuf_printf(resp, "ok " REVOKE_OK_UNLOADED "\n");
 	return 0;
 }
 
@@ -529,7 +420,7 @@ static int verbs_uevent(struct daemon *d, const struct ctl_peer *peer,
 	devices_removal_of(&rm, req, false, peer->uid, peer->pid);
 	ret = devices_removed(d, &rm, resp);
 	if (ret == 1) {
-		rbuf_printf(resp, "ok ignored\n");
+		rbuf_printf(resp, "ok " REVOKE_OK_IGNORED "\n");
 		return 0;
 	}
 	return ret;
@@ -547,8 +438,9 @@ static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 			  err);
 		return -1;
 	}
-	rbuf_printf(resp, "ok reloaded\n");
-	rbuf_printf(resp, "policy=%s rules=%zu source=%s\n", d->policy_path,
+	rbuf_printf(resp, "ok " REVOKE_OK_RELOADED "\n");
+	rbuf_printf(resp, REVOKE_FIELD_POLICY "=%s " REVOKE_FIELD_RULES "=%zu "
+		    REVOKE_FIELD_SOURCE "=%s\n", d->policy_path,
 		    d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
 	return 0;
 }

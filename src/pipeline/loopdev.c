@@ -277,16 +277,23 @@ bool loopdev_report(struct rbuf *resp, const struct loopdev_set *set)
 
 	for (i = 0; i < set->nr; i++) {
 		l = &set->dev[i];
-		rbuf_printf(resp, "loop rdev=%u:%u denied=%s detached=%s "
-			    "released=%u%s%s\n", revoke_kdev_major(l->key.rdev),
+		rbuf_printf(resp, REVOKE_LINE_LOOP " "
+			    REVOKE_FIELD_RDEV "=%u:%u "
+			    REVOKE_FIELD_DENIED "=%s "
+			    REVOKE_FIELD_DETACHED "=%s "
+			    REVOKE_FIELD_RELEASED "=%u%s%s\n",
+			    revoke_kdev_major(l->key.rdev),
 			    revoke_kdev_minor(l->key.rdev),
 			    l->denied ? "yes" : "no",
 			    l->detached ? "yes" : "no", l->released,
-			    l->why[0] ? " reason=" : "", l->why);
+			    l->why[0] ? " " REVOKE_FIELD_REASON "=" : "",
+			    l->why);
 		ok &= l->denied && l->detached && !l->why[0];
 	}
 	if (set->scan_failed[0])
-		rbuf_printf(resp, "loop scan=failed reason=%s\n",
+		rbuf_printf(resp, REVOKE_LINE_LOOP " "
+			    REVOKE_FIELD_SCAN "=failed "
+			    REVOKE_FIELD_REASON "=%s\n",
 			    set->scan_failed);
 	return ok;
 }

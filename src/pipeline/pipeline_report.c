@@ -27,7 +27,7 @@ static void comm_field(struct rbuf *resp, const char *comm)
 
 	if (revoke_pct_encode(comm, enc, sizeof(enc)) < 0)
 		snprintf(enc, sizeof(enc), "?");
-	rbuf_printf(resp, " comm=%s", enc);
+	rbuf_printf(resp, " " REVOKE_FIELD_COMM "=%s", enc);
 }
 
 /**
@@ -44,24 +44,34 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 
 		if (f->settled)
 			continue;
-		rbuf_printf(resp, "failure pid=%d tid=%d step=%s reason=%s",
+		rbuf_printf(resp, REVOKE_LINE_FAILURE " "
+			    REVOKE_FIELD_PID "=%d " REVOKE_FIELD_TID "=%d "
+			    REVOKE_FIELD_STEP "=%s " REVOKE_FIELD_REASON "=%s",
 			    (int)f->pid, (int)f->tid, f->step, f->reason);
 		if (f->uid >= 0) {
-			rbuf_printf(resp, " uid=%ld", f->uid);
+			rbuf_printf(resp, " " REVOKE_FIELD_UID "=%ld", f->uid);
 			comm_field(resp, f->comm);
 		}
-		rbuf_printf(resp, "%s\n", f->keeps_access ? " keeps_access=yes" : "");
+		rbuf_printf(resp, "%s\n", f->keeps_access ? " "
+			    REVOKE_FIELD_KEEPS_ACCESS "=yes" : "");
 	}
 	for (i = 0; i < res->nkill; i++) {
 		const struct pipeline_kill *k = &res->kill[i];
 
-		rbuf_printf(resp, "killed pid=%d uid=%ld", (int)k->pid, k->uid);
+		rbuf_printf(resp, REVOKE_LINE_KILLED " "
+			    REVOKE_FIELD_PID "=%d " REVOKE_FIELD_UID "=%ld",
+			    (int)k->pid, k->uid);
 		comm_field(resp, k->comm);
-		rbuf_printf(resp, " step=%s reason=%s gone=%s\n", k->step,
+		rbuf_printf(resp, " " REVOKE_FIELD_STEP "=%s "
+			    REVOKE_FIELD_REASON "=%s "
+			    REVOKE_FIELD_GONE "=%s\n", k->step,
 			    k->reason, k->gone ? "yes" : "no");
 	}
 	for (i = 0; i < res->nrings; i++)
-		rbuf_printf(resp, "io_uring pid=%d fd=%d files=%u buffers=%u\n",
+		rbuf_printf(resp, REVOKE_LINE_IO_URING " "
+			    REVOKE_FIELD_PID "=%d " REVOKE_FIELD_FD "=%d "
+			    REVOKE_FIELD_FILES "=%u "
+			    REVOKE_FIELD_BUFFERS "=%u\n",
 			    (int)res->rings[i].pid, res->rings[i].fd,
 			    res->rings[i].files, res->rings[i].buffers);
 }

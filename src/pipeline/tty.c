@@ -34,8 +34,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <bpf/bpf.h>
-
 #include "common/common.h"
 #include "tty.h"
 
@@ -356,8 +354,10 @@ void tty_hangup_report(struct rbuf *resp, const struct tty_hangup *th)
 {
 	if (!th->is_tty)
 		return;
-	rbuf_printf(resp, "tty rdev=%u:%u hungup=%s%s%s\n",
+	rbuf_printf(resp, REVOKE_LINE_TTY " " REVOKE_FIELD_RDEV "=%u:%u "
+		    REVOKE_FIELD_HUNGUP "=%s%s%s\n",
 		    revoke_kdev_major(th->tty.rdev),
 		    revoke_kdev_minor(th->tty.rdev), th->hungup ? "yes" : "no",
-		    th->hungup ? "" : " reason=", th->hungup ? "" : th->why);
+		    th->hungup ? "" : " " REVOKE_FIELD_REASON "=",
+		    th->hungup ? "" : th->why);
 }
