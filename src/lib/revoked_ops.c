@@ -123,46 +123,30 @@ static ssize_t revoked_file_splice_read(struct revoke_file *in, off_t *pos,
 	return -EIO;
 }
 
-const struct revoke_file_operations revoked_file_ops = {
-	.llseek			= revoked_file_llseek,
-	.read			= revoked_file_read,
-	.write			= revoked_file_write,
-	.readdir		= revoked_file_readdir,
-	.poll			= revoked_file_poll,
-	.ioctl			= revoked_file_ioctl,
-	.mmap			= revoked_file_mmap,
-	.open			= revoked_file_open,
-	.flush			= revoked_file_flush,
-	.release		= revoked_file_release,
-	.fsync			= revoked_file_fsync,
-	.fasync			= revoked_file_fasync,
-	.lock			= revoked_file_lock,
-	.flock			= revoked_file_lock,
-	.sendpage		= revoked_file_sendpage,
-	.get_unmapped_area	= revoked_file_get_unmapped_area,
-	.check_flags		= revoked_file_check_flags,
-	.splice_write		= revoked_file_splice_write,
-	.splice_read		= revoked_file_splice_read,
-};
+/* The two tables differ only in read: end of file, or EIO. */
+#define REVOKED_FILE_OPS(read_fn) {					\
+	.llseek			= revoked_file_llseek,			\
+	.read			= read_fn,				\
+	.write			= revoked_file_write,			\
+	.readdir		= revoked_file_readdir,			\
+	.poll			= revoked_file_poll,			\
+	.ioctl			= revoked_file_ioctl,			\
+	.mmap			= revoked_file_mmap,			\
+	.open			= revoked_file_open,			\
+	.flush			= revoked_file_flush,			\
+	.release		= revoked_file_release,			\
+	.fsync			= revoked_file_fsync,			\
+	.fasync			= revoked_file_fasync,			\
+	.lock			= revoked_file_lock,			\
+	.flock			= revoked_file_lock,			\
+	.sendpage		= revoked_file_sendpage,		\
+	.get_unmapped_area	= revoked_file_get_unmapped_area,	\
+	.check_flags		= revoked_file_check_flags,		\
+	.splice_write		= revoked_file_splice_write,		\
+	.splice_read		= revoked_file_splice_read,		\
+}
 
-const struct revoke_file_operations revoked_file_ops_eio = {
-	.llseek			= revoked_file_llseek,
-	.read			= revoked_file_read_eio,
-	.write			= revoked_file_write,
-	.readdir		= revoked_file_readdir,
-	.poll			= revoked_file_poll,
-	.ioctl			= revoked_file_ioctl,
-	.mmap			= revoked_file_mmap,
-	.open			= revoked_file_open,
-	.flush			= revoked_file_flush,
-	.release		= revoked_file_release,
-	.fsync			= revoked_file_fsync,
-	.fasync			= revoked_file_fasync,
-	.lock			= revoked_file_lock,
-	.flock			= revoked_file_lock,
-	.sendpage		= revoked_file_sendpage,
-	.get_unmapped_area	= revoked_file_get_unmapped_area,
-	.check_flags		= revoked_file_check_flags,
-	.splice_write		= revoked_file_splice_write,
-	.splice_read		= revoked_file_splice_read,
-};
+const struct revoke_file_operations revoked_file_ops =
+	REVOKED_FILE_OPS(revoked_file_read);
+const struct revoke_file_operations revoked_file_ops_eio =
+	REVOKED_FILE_OPS(revoked_file_read_eio);
