@@ -14,5 +14,6 @@
 #include "ctl_text.h"
 #include "ctl_verbs.h"
 #include "key.h"
+#include "log.h"
 
 #endif /* REVOKE_COMMON_H */

@@ -35,7 +35,6 @@
 #include <unistd.h>
 
 #include "ctl_loop.h"
-#include "log.h"
 
 static int ep_listen_kind = CTL_EP_LISTEN;
 static int ep_closer_kind = CTL_EP_CLOSER;

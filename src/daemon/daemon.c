@@ -24,7 +24,6 @@
 
 #include "common/common.h"
 #include "daemon.h"
-#include "log.h"
 #include "lsm_check.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"

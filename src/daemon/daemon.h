@@ -3,13 +3,14 @@
  * daemon.h - revoke-bpfd's state and what its parts offer one another:
  *
  *	daemon.c	main: options, start, signals, the event loop
- *	verbs.c		one handler per request verb; the writer of answers
+ *	verbs.c		the router and one handler per request verb
  *	verbs_query.c	list and status, the verbs that only read
+ *	answer.c	what several handlers write: errors, counts
  *	request_keys.c	the inodes an add or del names
  *	devices.c	revoked devices: add, del, removals (uevents), policy
  *
- * devices_add() still writes its part of an answer as it goes, between
- * its calls into the pipeline, through verbs_err() and verbs_pipeline().
+ * Calls go one way: daemon.c -> verbs*.c -> devices.c, request_keys.c
+ * -> answer.c.
  *
  * The server (ctl_*), the denial events (events.c), the LSM check and the
  * policy file keep their own headers.
@@ -70,19 +71,21 @@ struct daemon {
 	bool quit;
 };
 
-/* verbs.c */
+/* verbs.c, verbs_query.c */
 bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 		  struct rbuf *resp, void *ctx);
 bool verbs_may_send_fd(const struct ctl_peer *peer, void *ctx);
-void verbs_err(struct rbuf *resp, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-void verbs_pipeline(struct rbuf *resp, int err, struct pipeline_result *res);
-const char *verbs_change_name(enum revoke_change change);
-void verbs_report(struct rbuf *resp, const struct revoke_report *r);
 int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	       const struct revoke_req *req, struct rbuf *resp);
 int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		 const struct revoke_req *req, struct rbuf *resp);
+
+/* answer.c */
+void answer_err(struct rbuf *resp, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void answer_pipeline(struct rbuf *resp, int err, struct pipeline_result *res);
+const char *answer_change_name(enum revoke_change change);
+void answer_report(struct rbuf *resp, const struct revoke_report *r);
 
 /* request_keys.c */
 int request_keys_find(struct daemon *d, const struct ctl_peer *peer,

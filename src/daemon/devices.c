@@ -12,7 +12,6 @@
 
 #include "common/common.h"
 #include "daemon.h"
-#include "log.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"
 #include "uevent_netlink.h"
@@ -39,7 +38,7 @@ static void devices_log_change(const char *verb,
 	log_info("%s rdev=%u:%u type=%s cause=%s by uid=%u pid=%d: %s\n", verb,
 		 revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
 		 revoke_rdev_type_name(key->type), cause, (unsigned int)uid,
-		 (int)pid, verbs_change_name(change));
+		 (int)pid, answer_change_name(change));
 }
 
 /**
@@ -72,18 +71,18 @@ int devices_add(struct daemon *d, const struct rdev_add *add,
 	if (err)
 		pipeline_rdev_cancel(&rd);
 	if (err == -ENOSPC) {
-		verbs_err(resp, ENOSPC, "the revoked device set is full (%u "
-			  "entries); del a device first", REVOKE_RDEV_ENTRIES);
+		answer_err(resp, ENOSPC, "the revoked device set is full (%u "
+			   "entries); del a device first", REVOKE_RDEV_ENTRIES);
 		return -1;
 	}
 	if (err) {
-		verbs_err(resp, -err, "cannot update the revoked device set: %s",
-			  strerror(-err));
+		answer_err(resp, -err, "cannot update the revoked device set: %s",
+			   strerror(-err));
 		return -1;
 	}
 	devices_log_change(add->removed ? "add removed" : "add", &key,
 			   add->cause, add->uid, add->pid, change);
-	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	rbuf_printf(resp, REVOKE_FIELD_RDEV "=%u:%u " REVOKE_FIELD_TYPE "=%s "
 		    REVOKE_FIELD_KERNEL_REVOKED "=%u\n",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
@@ -91,7 +90,7 @@ int devices_add(struct daemon *d, const struct rdev_add *add,
 	if (!act.pipeline)
 		return 0;	/* no pidfds were taken either */
 	err = pipeline_rdev_run(&d->pipeline, &rd, &add->opts, &res);
-	verbs_pipeline(resp, err, &res);
+	answer_pipeline(resp, err, &res);
 	if (!err)
 		pipeline_report_lines(resp, &res);
 	pipeline_rdev_finish(&rd, resp);
@@ -99,7 +98,7 @@ int devices_add(struct daemon *d, const struct rdev_add *add,
 		return 0;
 	snprintf(what, sizeof(what), "rdev=%u:%u", revoke_kdev_major(key.rdev),
 		 revoke_kdev_minor(key.rdev));
-	log_pipeline(what, &res);
+	pipeline_report_log_run(what, &res);
 	pipeline_report_log(&res);
 	pipeline_result_free(&res);
 	return 0;

@@ -19,7 +19,6 @@
 
 #include "events.h"
 #include "common/common.h"
-#include "log.h"
 #include "store/store.h"
 
 static const char *const hook_names[] = {

@@ -14,91 +14,8 @@
 
 #include "common/common.h"
 #include "daemon.h"
-#include "log.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"
-
-static const char *const verbs_change_words[] = {
-	[REVOKE_ADDED] = REVOKE_OK_ADDED,
-	[REVOKE_ALREADY] = REVOKE_OK_ALREADY,
-	[REVOKE_DELETED] = REVOKE_OK_DELETED,
-	[REVOKE_ABSENT] = REVOKE_OK_ABSENT,
-};
-
-/**
- * verbs_change_name() - the word for a change, in answers and the log
- * @change: what an add or del did
- *
- * Return: "added", "already", "deleted" or "absent".
- */
-const char *verbs_change_name(enum revoke_change change)
-{
-	return verbs_change_words[change];
-}
-
-/**
- * verbs_err() - answer an error: "err ENAME message"
- * @resp: the answer
- * @errnum: the positive errno it is named by (EIO if it has no name)
- * @fmt: printf format of the message
- */
-void verbs_err(struct rbuf *resp, int errnum, const char *fmt, ...)
-{
-	const char *name = strerrorname_np(errnum);
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	rbuf_printf(resp, "err %s %s\n", name ? name : "EIO", msg);
-}
-
-/**
- * verbs_report() - write the counts of a report (no newline)
- * @resp: the answer
- * @r: the counts
- */
-void verbs_report(struct rbuf *resp, const struct revoke_report *r)
-{
-	rbuf_printf(resp, REVOKE_FIELD_HOLDERS "=%u " REVOKE_FIELD_FDS "=%u "
-		    REVOKE_FIELD_MAPPINGS "=%u " REVOKE_FIELD_WAITERS "=%u "
-		    REVOKE_FIELD_WOKEN "=%u "
-		    REVOKE_FIELD_UNMAPPED "=%u " REVOKE_FIELD_RELEASED "=%u "
-		    REVOKE_FIELD_FAILED "=%u", r->holders, r->fds,
-		    r->mappings, r->waiters, r->woken, r->unmapped, r->released,
-		    r->failed);
-}
-
-/**
- * verbs_pipeline() - answer the counts, timings and failures of a
- * pipeline run, or why it did not run
- * @resp: the answer
- * @err: the run's error, or 0
- * @res: its result (counted as one failure if @err)
- */
-void verbs_pipeline(struct rbuf *resp, int err, struct pipeline_result *res)
-{
-	if (err) {
-		res->rep.failed = 1;
-		verbs_report(resp, &res->rep);
-		rbuf_printf(resp, " " REVOKE_FIELD_DISCOVER_US "=0 "
-			    REVOKE_FIELD_TOTAL_US "=0\n");
-		rbuf_printf(resp, REVOKE_LINE_FAILURE " "
-			    REVOKE_FIELD_PID "=0 " REVOKE_FIELD_TID "=0 "
-			    REVOKE_FIELD_STEP "=discover "
-			    REVOKE_FIELD_REASON "=%s\n",
-			    err == -ENOSYS ? "holder_iterators_unavailable" :
-			    strerrorname_np(-err) ?: "EIO");
-		return;
-	}
-	verbs_report(resp, &res->rep);
-	rbuf_printf(resp, " " REVOKE_FIELD_DISCOVER_US "=%llu "
-		    REVOKE_FIELD_TOTAL_US "=%llu " REVOKE_FIELD_KILLED "=%zu "
-		    REVOKE_FIELD_PASSES "=%u\n",
-		    (unsigned long long)res->discover_us,
-		    (unsigned long long)res->total_us, res->nkill, res->passes);
-}
 
 static void verbs_log_change(const struct ctl_peer *peer, const char *verb,
 			     const struct revoke_key *key,
@@ -107,7 +24,7 @@ static void verbs_log_change(const struct ctl_peer *peer, const char *verb,
 	log_info("%s dev=%u:%u ino=%llu by uid=%u pid=%d: %s\n", verb,
 		 revoke_kdev_major(key->dev), revoke_kdev_minor(key->dev),
 		 (unsigned long long)key->ino, (unsigned int)peer->uid,
-		 (int)peer->pid, verbs_change_name(change));
+		 (int)peer->pid, answer_change_name(change));
 }
 
 /* A holder that cannot be handled is spared if add or the policy says so. */
@@ -166,13 +83,13 @@ static void verbs_run_pipeline(struct daemon *d, const struct revoke_key *keys,
 			 revoke_kdev_major(keys[i].dev),
 			 revoke_kdev_minor(keys[i].dev),
 			 (unsigned long long)keys[i].ino);
-		log_pipeline(what, &res[i]);
+		pipeline_report_log_run(what, &res[i]);
 		pipeline_report_log(&res[i]);
 	}
 	if (err) {
-		verbs_pipeline(resp, err, &res[i]);
+		answer_pipeline(resp, err, &res[i]);
 	} else {
-		verbs_pipeline(resp, 0, &sum);
+		answer_pipeline(resp, 0, &sum);
 		for (j = 0; j < nkeys; j++)
 			pipeline_report_lines(resp, &res[j]);
 	}
@@ -194,13 +111,13 @@ static int verbs_keys(struct daemon *d, const struct ctl_peer *peer,
 
 	err = request_keys_find(d, peer, req, nf, why, sizeof(why));
 	if (err == 1) {
-		rbuf_printf(resp, "ok %s\n", verbs_change_name(REVOKE_ABSENT));
+		rbuf_printf(resp, "ok %s\n", answer_change_name(REVOKE_ABSENT));
 		rbuf_printf(resp, REVOKE_FIELD_INO "=%llu\n",
 			    (unsigned long long)req->ino);
 		return 1;
 	}
 	if (err) {
-		verbs_err(resp, -err, "%s", why);
+		answer_err(resp, -err, "%s", why);
 		return -1;
 	}
 	return 0;
@@ -248,11 +165,11 @@ static int verbs_del_rdev(struct daemon *d, const struct ctl_peer *peer,
 
 	err = devices_del(d, &key, peer->uid, peer->pid, &change);
 	if (err) {
-		verbs_err(resp, -err, "cannot update the revoked device set: %s",
-			  strerror(-err));
+		answer_err(resp, -err, "cannot update the revoked device set: %s",
+			   strerror(-err));
 		return -1;
 	}
-	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	rbuf_printf(resp, REVOKE_FIELD_RDEV "=%u:%u "
 		    REVOKE_FIELD_TYPE "=%s\n", revoke_kdev_major(key.rdev),
 		    revoke_kdev_minor(key.rdev), revoke_rdev_type_name(key.type));
@@ -304,18 +221,18 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 	if (err)
 		tty_hangup_cancel(&th);
 	if (err == -ENOSPC) {
-		verbs_err(resp, ENOSPC,
-			  "the revoked set is full (%u entries); del an entry, or "
-			  "unload and restart revoke-bpfd with a larger --max-entries",
-			  d->rb.max_entries);
+		answer_err(resp, ENOSPC,
+			   "the revoked set is full (%u entries); del an entry, or "
+			   "unload and restart revoke-bpfd with a larger --max-entries",
+			   d->rb.max_entries);
 		return -1;
 	}
 	if (err) {
-		verbs_err(resp, -err, "cannot update the revoked set: %s",
-			  strerror(-err));
+		answer_err(resp, -err, "cannot update the revoked set: %s",
+			   strerror(-err));
 		return -1;
 	}
-	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	verbs_resp_keys(resp, &nf);
 	if (req->has_path && d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), peer->pid);
@@ -348,15 +265,15 @@ static int verbs_del(struct daemon *d, const struct ctl_peer *peer,
 	for (i = 0; i < nf.nkeys; i++) {
 		err = inode_set_del(&d->rb, &nf.keys[i], &one);
 		if (err) {
-			verbs_err(resp, -err, "cannot update the revoked set: %s",
-				  strerror(-err));
+			answer_err(resp, -err, "cannot update the revoked set: %s",
+				   strerror(-err));
 			return -1;
 		}
 		if (one == REVOKE_DELETED)
 			change = REVOKE_DELETED;
 		verbs_log_change(peer, "del", &nf.keys[i], one);
 	}
-	rbuf_printf(resp, "ok %s\n", verbs_change_name(change));
+	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	verbs_resp_keys(resp, &nf);
 	return 0;
 }
@@ -367,8 +284,8 @@ static int verbs_events(struct daemon *d, const struct ctl_peer *peer,
 {
 	(void)req;
 	if (revoke_events_subscribe(&d->events, peer->fd)) {
-		verbs_err(resp, EBUSY, "already %d event subscribers; try again later",
-			  REVOKE_MAX_SUBSCRIBERS);
+		answer_err(resp, EBUSY, "already %d event subscribers; try again later",
+			   REVOKE_MAX_SUBSCRIBERS);
 		return -1;
 	}
 	rbuf_printf(resp, "ok " REVOKE_OK_EVENTS "\n");
@@ -401,9 +318,9 @@ static int verbs_unload(struct daemon *d, const struct ctl_peer *peer,
 		 "every program detached, every revocation lifted");
 	d->quit = true;
 	if (err) {
-		verbs_err(resp, -err, "cannot remove the pins in %s: %s; remove "
-			  "them by hand with 'rm -r %s'", pin_dir, strerror(-err),
-			  pin_dir);
+		answer_err(resp, -err, "cannot remove the pins in %s: %s; remove "
+			   "them by hand with 'rm -r %s'", pin_dir, strerror(-err),
+			   pin_dir);
 		return -1;
 	}
 	rbuf_printf(resp, "ok " REVOKE_OK_UNLOADED "\n");
@@ -434,8 +351,8 @@ static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 	(void)peer;
 	(void)req;
 	if (devices_reload_policy(d, err, sizeof(err))) {
-		verbs_err(resp, EINVAL, "%s; the policy in force is unchanged",
-			  err);
+		answer_err(resp, EINVAL, "%s; the policy in force is unchanged",
+			   err);
 		return -1;
 	}
 	rbuf_printf(resp, "ok " REVOKE_OK_RELOADED "\n");
@@ -448,7 +365,7 @@ static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 typedef int (*verbs_fn)(struct daemon *d, const struct ctl_peer *peer,
 			const struct revoke_req *req, struct rbuf *resp);
 
-static const verbs_fn verbs_handlers[] = {
+static const verbs_fn verbs_handlers[REVOKE_VERB_COUNT] = {
 	[REVOKE_VERB_ADD] = verbs_add,
 	[REVOKE_VERB_DEL] = verbs_del,
 	[REVOKE_VERB_LIST] = verbs_list,
@@ -497,20 +414,20 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 	const char *why = "";
 
 	if (revoke_req_parse(buf, len, &req, &why)) {
-		verbs_err(resp, EINVAL, "bad request: %s", why);
+		answer_err(resp, EINVAL, "bad request: %s", why);
 		return false;
 	}
 	if (revoke_verb_privileged(req.verb) && !verbs_may_act(d, peer)) {
-		verbs_err(resp, EPERM,
-			  "only root%s%s may use '%s' (you are uid %u); run it with sudo",
-			  d->group_name ? " and members of group " : "",
-			  d->group_name ? d->group_name : "",
-			  revoke_verb_name(req.verb), (unsigned int)peer->uid);
+		answer_err(resp, EPERM,
+			   "only root%s%s may use '%s' (you are uid %u); run it with sudo",
+			   d->group_name ? " and members of group " : "",
+			   d->group_name ? d->group_name : "",
+			   revoke_verb_name(req.verb), (unsigned int)peer->uid);
 		return false;
 	}
 	if (peer->fds_refused) {
-		verbs_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
-			  (unsigned int)peer->uid);
+		answer_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
+			   (unsigned int)peer->uid);
 		return false;
 	}
 	return verbs_handlers[req.verb](d, peer, &req, resp) == 1;

@@ -43,7 +43,7 @@ static int verbs_list_inode(const struct revoke_key *key,
 		    (unsigned long long)val->denials);
 	if (have && !(rep.flags & REVOKE_REPORT_DEAD)) {
 		rbuf_printf(lc->body, " ");
-		verbs_report(lc->body, &rep);
+		answer_report(lc->body, &rep);
 	}
 	if (!inode_set_name_get(&lc->d->rb, key, &name) &&
 	    revoke_pct_encode(name.path, enc, sizeof(enc)) > 0)
@@ -87,8 +87,8 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 		err = device_set_for_each(&d->rb, verbs_list_rdev, &lc);
 	if (err) {
 		rbuf_free(&body);
-		verbs_err(resp, -err, "cannot read the revoked set: %s",
-			  strerror(-err));
+		answer_err(resp, -err, "cannot read the revoked set: %s",
+			   strerror(-err));
 		return -1;
 	}
 	rbuf_printf(resp, "ok " REVOKE_OK_LIST "\n");

@@ -178,6 +178,8 @@ void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp);
 /* pipeline_report.c: the report of a run, in the answer and the log */
 void pipeline_report_lines(struct rbuf *resp,
 			   const struct pipeline_result *res);
+void pipeline_report_log_run(const char *what,
+			     const struct pipeline_result *res);
 void pipeline_report_log(const struct pipeline_result *res);
 int pipeline_report_merge(struct pipeline_result *sum,
 			  const struct pipeline_result *res);

@@ -148,7 +148,7 @@ void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp)
 	tty_hangup_finish(&rd->tty);
 	tty_hangup_report(resp, &rd->tty);
 	if (rd->pidfds)
-		fprintf(stderr, "revoke-bpfd: rdev=%u:%u: SIGHUP sent to %u "
+		log_info("rdev=%u:%u: SIGHUP sent to %u "
 			"holders\n", revoke_kdev_major(rd->key.rdev),
 			revoke_kdev_minor(rd->key.rdev),
 			kernel_hangup_send(rd->pidfds, rd->npidfds));

@@ -95,7 +95,7 @@ void pipeline_report_log(const struct pipeline_result *res)
 			comm[j] = k->comm[j] >= 0x20 && k->comm[j] < 0x7f ?
 				  k->comm[j] : '?';
 		comm[j] = '\0';
-		fprintf(stderr, "revoke-bpfd: killed pid %d (%s) uid %ld: %s: "
+		log_info("killed pid %d (%s) uid %ld: %s: "
 			"%s%s\n", (int)k->pid, comm, k->uid, k->step,
 			k->reason, k->gone ? "" : "; still alive");
 	}
@@ -130,4 +130,20 @@ int pipeline_report_merge(struct pipeline_result *sum,
 	sum->passes += res->passes;
 	return append((void **)&sum->kill, &sum->nkill, res->kill, res->nkill,
 		      sizeof(*res->kill));
+}
+
+/**
+ * pipeline_report_log_run() - report what a pipeline run found and did
+ * @what: what it ran over ("dev=MAJ:MIN ino=N" or "rdev=MAJ:MIN")
+ * @res: its result
+ */
+void pipeline_report_log_run(const char *what, const struct pipeline_result *res)
+{
+	log_info("pipeline %s: holders=%u fds=%u mappings=%u waiters=%u "
+		 "woken=%u unmapped=%u released=%u failed=%u in %llu us, "
+		 "%u passes, %zu killed\n", what, res->rep.holders,
+		 res->rep.fds, res->rep.mappings, res->rep.waiters,
+		 res->rep.woken, res->rep.unmapped, res->rep.released,
+		 res->rep.failed, (unsigned long long)res->total_us,
+		 res->passes, res->nkill);
 }

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "pipeline.h"
+#include "common/common.h"
 #include "procfs.h"
 #include "tracee.h"
 
@@ -55,7 +56,7 @@ static void add_pending(pid_t tid, const arch_regs_t *regs, bool stepping)
 	struct pending *p = realloc(pending, (npending + 1) * sizeof(*p));
 
 	if (!p) {
-		fprintf(stderr, "revoke-bpfd: out of memory: thread %d is left "
+		log_err("out of memory: thread %d is left "
 			"to be detached when revoke-bpfd exits\n", (int)tid);
 		return;
 	}

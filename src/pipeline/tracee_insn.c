@@ -33,6 +33,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/common.h"
 #include "procfs.h"
 #include "tracee.h"
 
@@ -187,7 +188,7 @@ void tracee_insn_restore(struct tracee *t)
 	t->patched = false;
 	if (!err || syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0))
 		return;
-	fprintf(stderr, "revoke-bpfd: pid %d: cannot put back its code at "
+	log_err("pid %d: cannot put back its code at "
 		"%#lx (%s): killed\n", (int)t->tgid, t->patch_ip,
 		strerrorname_np(-err) ?: "EIO");
 	syscall(SYS_pidfd_send_signal, t->pidfd, SIGKILL, NULL, 0);

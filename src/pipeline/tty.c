@@ -328,7 +328,7 @@ void tty_hangup_finish(struct tty_hangup *th)
 	if (th->hungup)
 		th->why[0] = '\0';
 	else
-		fprintf(stderr, "revoke-bpfd: tty %u:%u not hung up: %s\n",
+		log_err("tty %u:%u not hung up: %s\n",
 			revoke_kdev_major(th->tty.rdev),
 			revoke_kdev_minor(th->tty.rdev), th->why);
 }

@@ -16,6 +16,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "common/common.h"
 #include "features.h"
 #include "store.h"
 
@@ -225,7 +226,7 @@ int store_select(struct bpf_object *obj, const struct btf *btf,
 		i = revoke_prog_index(name);
 		if (i >= 0)
 			skipped[i] = true;
-		fprintf(stderr, "revoke-bpfd: %s skipped: this kernel has %s\n",
+		log_info("%s skipped: this kernel has %s\n",
 			name, why);
 		n++;
 	}
