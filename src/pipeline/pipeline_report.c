@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pipeline_report.c - add's answer lines for what the pipeline left
- * (ctl_proto.h):
+ * pipeline_report.c - what a pipeline run reports: the failures each
+ * step records (pipeline_fail()), its clock, and add's answer lines and
+ * log lines for what it left (ctl_fields.h):
  *
  *	failure pid=N tid=N step=WORD reason=WORD [uid=N comm=PCT]
  *		[keeps_access=yes]
@@ -15,11 +16,14 @@
  * and could not be taken away (an io_uring slot), as opposed to a step
  * that failed.  An io_uring line names a ring the file was taken from.
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "pipeline.h"
+#include "pipeline_run.h"
 
 static void comm_field(struct rbuf *resp, const char *comm)
 {
@@ -146,4 +150,96 @@ void pipeline_report_log_run(const char *what, const struct pipeline_result *res
 		 res->rep.woken, res->rep.unmapped, res->rep.released,
 		 res->rep.failed, (unsigned long long)res->total_us,
 		 res->passes, res->nkill);
+}
+
+/**
+ * pipeline_now_us() - the monotonic clock
+ *
+ * Return: microseconds.
+ */
+uint64_t pipeline_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000ull + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/**
+ * pipeline_fail() - record what the pipeline could not do
+ * @res: the report
+ * @pid: the holder, or 0 if it is no one process's failure
+ * @tid: its thread, or 0
+ * @step: the step (a string that lives for good)
+ * @fmt: the reason, one word
+ *
+ * The policy (pipeline_policy.c) then kills or spares the holder.
+ */
+void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
+		   const char *step, const char *fmt, ...)
+{
+	struct pipeline_failure *f;
+	va_list ap;
+
+	res->rep.failed++;
+	f = realloc(res->fail, (res->nfail + 1) * sizeof(*f));
+	if (!f)
+		return;
+	res->fail = f;
+	f += res->nfail++;
+	memset(f, 0, sizeof(*f));
+	f->pid = pid;
+	f->tid = tid;
+	f->step = step;
+	f->uid = -1;
+	f->keeps_access = false;
+	va_start(ap, fmt);
+	vsnprintf(f->reason, sizeof(f->reason), fmt, ap);
+	va_end(ap);
+}
+
+/**
+ * pipeline_fail_kept() - report a holder that keeps its access
+ * @res: the report
+ * @pid: the process
+ * @step: what could not be done (a string that outlives @res)
+ * @fmt: the reason, one word
+ *
+ * A failure like the others, marked @keeps_access: what was found could
+ * not be taken away, so the process can still reach the file's data.
+ */
+void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
+			const char *step, const char *fmt, ...)
+{
+	char reason[sizeof(res->fail->reason)];
+	size_t n = res->nfail;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	pipeline_fail(res, pid, 0, step, "%s", reason);
+	if (res->nfail > n)
+		res->fail[n].keeps_access = true;
+}
+
+/**
+ * pipeline_errname() - the name of an errno, for a failure's reason
+ * @err: a negative errno
+ *
+ * Return: its name, or "EIO" if it has none.
+ */
+const char *pipeline_errname(long err)
+{
+	const char *name = strerrorname_np((int)-err);
+
+	return name ? name : "EIO";
+}
+
+void pipeline_result_free(struct pipeline_result *res)
+{
+	free(res->fail);
+	free(res->kill);
+	free(res->rings);
+	memset(res, 0, sizeof(*res));
 }

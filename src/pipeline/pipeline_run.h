@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pipeline_run.h - what the files of one pipeline run share, inside
- * src/pipeline only: the run (pipeline.c), the plan of each holder
- * (pipeline_plan.c), a stopped holder's file and its dead file
- * (pipeline_holder.c, pipeline_dead.c), the drain (pipeline_drain.c)
- * and the passes (pipeline_policy.c).  Other folders include pipeline.h.
+ * src/pipeline only: the run (pipeline.c), the passes (pipeline_policy.c),
+ * one pass (pipeline_pass.c), the plan of each holder (pipeline_plan.c),
+ * a stopped holder's file and its dead file (pipeline_holder.c,
+ * pipeline_dead.c), the drain (pipeline_drain.c) and the report
+ * (pipeline_report.c).  Calls go in that order, never back.  Other
+ * folders include pipeline.h.
  */
 #ifndef REVOKE_PIPELINE_RUN_H
 #define REVOKE_PIPELINE_RUN_H
@@ -77,12 +79,16 @@ struct holder_work {
 
 
 /* pipeline.c */
+void pipeline_finish(const struct pipeline_opts *opts, uint64_t start,
+		     struct pipeline_result *res);
+
+/* pipeline_pass.c */
 void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
 		      const struct holder_set *set,
 		      const struct pipeline_opts *opts, uint64_t start,
 		      struct pipeline_result *res);
-void pipeline_finish(const struct pipeline_opts *opts, uint64_t start,
-		     struct pipeline_result *res);
+
+/* pipeline_report.c */
 void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
 		   const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
