@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cli.h - what the files of revoke-bpf share: the commands (do_*, in the
- * table of cli.c), the request each sends (cli.c), targets (cli_target.c),
+ * table of cli.c), the request each sends (cli_call.c), targets (cli_target.c),
  * output and errors (cli_output.c), holders in add's report
  * (cli_holders.c) and the control socket's client (ctl_client.c).
  */
@@ -15,7 +15,7 @@
 /* each wait for revoke-bpfd, unless revoke-bpf --reply-timeout says */
 #define CTL_CLIENT_TIMEOUT_DEFAULT_MS 5000
 
-/* cli.c: the socket, and one request and its answer */
+/* cli_call.c: the socket, and one request and its answer */
 extern const char *cli_socket_path;
 int cli_call(const struct revoke_req *req, int send_fd, char **word,
 	     char **body, struct rbuf *resp);
