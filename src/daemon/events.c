@@ -90,8 +90,11 @@ int revoke_event_format(const struct revoke_event *e, char *buf, size_t len)
 		comm[i] = e->comm[i] > ' ' && e->comm[i] < 0x7f ? e->comm[i] : '?';
 	comm[i] = '\0';
 	n = snprintf(buf, len,
-		     "ts_ns=%llu pid=%u tgid=%u uid=%u comm=%s dev=%u:%u ino=%llu "
-		     "hook=%s op=%s arg=0x%llx\n",
+		     REVOKE_FIELD_TS_NS "=%llu " REVOKE_FIELD_PID "=%u "
+		     REVOKE_FIELD_TGID "=%u " REVOKE_FIELD_UID "=%u "
+		     REVOKE_FIELD_COMM "=%s " REVOKE_FIELD_DEV "=%u:%u "
+		     REVOKE_FIELD_INO "=%llu " REVOKE_FIELD_HOOK "=%s "
+		     REVOKE_FIELD_OP "=%s " REVOKE_FIELD_ARG "=0x%llx\n",
 		     (unsigned long long)e->ts_ns, e->pid, e->tgid, e->uid,
 		     i ? comm : "?", revoke_kdev_major(e->dev),
 		     revoke_kdev_minor(e->dev), (unsigned long long)e->ino,

@@ -129,7 +129,8 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, REVOKE_FIELD_PROGRAMS_SKIPPED "=%d\n",
 		    d->rb.nr_skipped);
 	for (i = 0; i < REVOKE_NR_PROGS; i++)
-		rbuf_printf(resp, "program.%s=%s\n", revoke_prog_names[i],
+		rbuf_printf(resp, REVOKE_FIELD_PROGRAM_PREFIX "%s=%s\n",
+			    revoke_prog_names[i],
 			    store_prog_state(&d->rb, i));
 	rbuf_printf(resp, REVOKE_FIELD_PIN_DIR "=%s\n", d->rb.pin_dir);
 	rbuf_printf(resp, REVOKE_FIELD_ADOPTED "=%s\n",
