@@ -104,6 +104,7 @@ holder_exits() {
 	sleep 0.5	# generations go by
 	run revoke-bpf add "$f"
 	touch "$D/after"
+	echo "add exited $status: $output"	# shown if the test fails
 	[ "$status" -eq 0 ]
 	[[ ${lines[1]} =~ ^"  holders "[0-9]+": fds 0, mappings "[0-9]+", waiters 0; woken 0, unmapped "[0-9]+", released 0; failed 0"(", killed "[0-9]+)?$ ]]
 	# any holder killed is a generation, named and with its reason
