@@ -103,9 +103,11 @@ state_unchanged() {
 
 @test "add INODE finds the filesystem when exactly one holds it open" {
 	mkdir -p /mnt/uniq && mount -t tmpfs u /mnt/uniq
-	# push this tmpfs's inode numbers past every inode held anywhere
+	# push this tmpfs's inode numbers past every inode held anywhere,
+	# open or mapped (add INODE looks at both)
 	local max i
-	max=$(stat -L -c %i /proc/[0-9]*/fd/* 2>/dev/null | sort -n | tail -n1)
+	max=$(stat -L -c %i /proc/[0-9]*/fd/* /proc/[0-9]*/map_files/* 2>/dev/null |
+	      sort -n | tail -n1)
 	for ((i = 0; i <= max; i++)); do : > /mnt/uniq/$i; done
 	echo u > /mnt/uniq/f
 	exec 7< /mnt/uniq/f
