@@ -89,7 +89,7 @@ int devices_add(struct daemon *d, const struct rdev_add *add,
 		    revoke_rdev_type_name(key.type), rd.kernel_revoked);
 	if (!act.pipeline)
 		return 0;	/* no pidfds were taken either */
-	err = pipeline_rdev_run(&d->pipeline, &rd, &add->opts, &res);
+	err = pipeline_run_rdev(&d->pipeline, &key, &add->opts, &res);
 	answer_pipeline(resp, err, &res);
 	if (!err)
 		pipeline_report_lines(resp, &res);

@@ -170,9 +170,6 @@ void pipeline_rdev_prepare(struct pipeline *pl,
 			   const struct revoke_rdev_key *key, bool hangup,
 			   struct pipeline_rdev *rd);
 void pipeline_rdev_cancel(struct pipeline_rdev *rd);
-int pipeline_rdev_run(struct pipeline *pl, struct pipeline_rdev *rd,
-		      const struct pipeline_opts *opts,
-		      struct pipeline_result *res);
 void pipeline_rdev_finish(struct pipeline_rdev *rd, struct rbuf *resp);
 
 /* pipeline_report.c: the report of a run, in the answer and the log */

@@ -13,7 +13,7 @@
  *				(kernel_revoke.c); take the pidfds to send
  *				SIGHUP to and a file of the tty (tty.c)
  *	(the daemon's deny, or pipeline_rdev_cancel() if it fails)
- *	pipeline_rdev_run()	find the holders again, then the pipeline
+ *	pipeline_run_rdev()	find the holders again, then the pipeline
  *				over every node they hold
  *	pipeline_rdev_finish()	hang the tty up, send the SIGHUPs
  *
@@ -28,20 +28,6 @@
 #include "common/common.h"
 #include "kernel_revoke.h"
 #include "pipeline_run.h"
-
-/* The pipeline over every node of @all, from @start. */
-static int run_nodes(struct pipeline *pl, const struct holder_set *all,
-		     const struct pipeline_opts *opts, uint64_t start,
-		     struct pipeline_result *res)
-{
-	size_t i;
-	int err = 0;
-
-	for (i = 0; i < all->ninodes && !err; i++)
-		err = pipeline_passes(pl, &all->inodes[i], opts, start, res);
-	pipeline_finish(opts, start, res);
-	return err;
-}
 
 /**
  * pipeline_run_rdev() - end every existing use of a revoked device
@@ -61,6 +47,7 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 {
 	uint64_t start = pipeline_now_us();
 	struct holder_set all;
+	size_t i;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -70,7 +57,9 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 	if (err)
 		return err;
 	res->discover_us = pipeline_now_us() - start;
-	err = run_nodes(pl, &all, opts, start, res);
+	for (i = 0; i < all.ninodes && !err; i++)
+		err = pipeline_passes(pl, &all.inodes[i], opts, start, res);
+	pipeline_finish(opts, start, res);
 	holder_set_free(&all);
 	return err;
 }
@@ -81,7 +70,7 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
  * @pl: the pipeline
  * @key: the device
  * @hangup: send SIGHUP to the holders after the pipeline
- * @rd: the result, for pipeline_rdev_run() and pipeline_rdev_finish(),
+ * @rd: the result, for pipeline_rdev_finish(),
  *	or pipeline_rdev_cancel()
  *
  * @rd->kernel_revoked counts the ttys hung up and the evdev nodes
@@ -118,23 +107,6 @@ void pipeline_rdev_cancel(struct pipeline_rdev *rd)
 	kernel_hangup_cancel(rd->pidfds, rd->npidfds);
 	rd->pidfds = NULL;
 	tty_hangup_cancel(&rd->tty);
-}
-
-/**
- * pipeline_rdev_run() - after the deny, the pipeline over every node of
- *	the device that is held now
- * @pl: the pipeline
- * @rd: from pipeline_rdev_prepare()
- * @opts: what to do
- * @res: the report, summed over the nodes
- *
- * Return: as pipeline_run_rdev().
- */
-int pipeline_rdev_run(struct pipeline *pl, struct pipeline_rdev *rd,
-		      const struct pipeline_opts *opts,
-		      struct pipeline_result *res)
-{
-	return pipeline_run_rdev(pl, &rd->key, opts, res);
 }
 
 /**
