@@ -10,7 +10,9 @@
  * each iterator replaces a walk of /proc/PID/fd and /proc/PID/maps of
  * every process.  A third walks every user thread and writes the system
  * call it is in (struct revoke_thread): one read of it replaces a read of
- * /proc/PID/task/TID/syscall per thread.  The file iterator also looks
+ * /proc/PID/task/TID/syscall per thread.  A fourth writes the threads
+ * whose current or root directory, or executable, is on a filesystem
+ * looked for (revoke_holder_fsrefs).  The file iterator also looks
  * into every io_uring instance for targets held as fixed files or under
  * registered buffers (uring.bpf.h).  Fields are read with plain
  * loads from the iterators' typed pointers, relocated by CO-RE.
@@ -38,6 +40,19 @@ struct {
 	__type(value, __u32);
 } holder_rdev_targets SEC(".maps");
 
+/*
+ * Filesystems looked for, by their super_block's s_dev: any file on one
+ * of them; looked at only while holder_by_sb is set.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_SUPER_ENTRIES);
+	__type(key, __u32);
+	__type(value, __u32);
+} holder_sb_targets SEC(".maps");
+
+__u32 holder_by_sb;
+
 #define S_IFMT  00170000
 #define S_IFBLK 0060000
 #define S_IFCHR 0020000
@@ -59,15 +74,25 @@ static __always_inline bool rdev_target(struct inode *inode)
 	return bpf_map_lookup_elem(&holder_rdev_targets, &rk);
 }
 
-/* Fill @rec's identity from @key; return 0 if @key is a target. */
+/*
+ * Fill @rec's identity from @key, the key of an inode on the filesystem
+ * whose s_dev is @s_dev; return 0 if @key, or that filesystem, is a target.
+ */
 static __always_inline int target_key(const struct revoke_key *key,
-				      struct revoke_holder *rec)
+				      __u32 s_dev, struct revoke_holder *rec)
 {
-	if (!bpf_map_lookup_elem(&holder_targets, key))
+	if (!bpf_map_lookup_elem(&holder_targets, key) &&
+	    (!holder_by_sb || !bpf_map_lookup_elem(&holder_sb_targets, &s_dev)))
 		return -1;
 	rec->dev = key->dev;
 	rec->ino = key->ino;
 	return 0;
+}
+
+/* The s_dev of @inode's filesystem, @inode a pointer read from memory. */
+static __always_inline __u32 sb_dev_read(struct inode *inode)
+{
+	return BPF_CORE_READ(inode, i_sb, s_dev);
 }
 
 /*
@@ -86,7 +111,7 @@ static __always_inline int target_file(struct file *file,
 	if (!inode)
 		return -1;
 	inode_key(inode, &key);
-	if (!target_key(&key, rec))
+	if (!target_key(&key, inode->i_sb->s_dev, rec))
 		return 0;
 	if (rdev_target(inode)) {
 		rec->dev = key.dev;
@@ -96,15 +121,17 @@ static __always_inline int target_file(struct file *file,
 	real = ovl_real_file(file, inode);
 	if (!real)
 		return -1;
-	inode_key_read(BPF_CORE_READ(real, f_inode), &key);
-	if (!target_key(&key, rec))
+	inode = BPF_CORE_READ(real, f_inode);
+	inode_key_read(inode, &key);
+	if (!target_key(&key, sb_dev_read(inode), rec))
 		return 1;
 	/* an overlay stacked on an overlay */
 	real = ovl_real_file_read(real);
 	if (!real)
 		return -1;
-	inode_key_read(BPF_CORE_READ(real, f_inode), &key);
-	return target_key(&key, rec) ? -1 : 1;
+	inode = BPF_CORE_READ(real, f_inode);
+	inode_key_read(inode, &key);
+	return target_key(&key, sb_dev_read(inode), rec) ? -1 : 1;
 }
 
 #include "uring.bpf.h"
@@ -223,6 +250,62 @@ int revoke_holder_regrings(struct bpf_iter__task *ctx)
 }
 
 /*
+ * Write a record of @kind if @inode, @task's current or root directory or
+ * its executable, is on a target filesystem.
+ */
+static __always_inline void fsref(struct seq_file *seq,
+				  struct task_struct *task, struct inode *inode,
+				  __u32 kind)
+{
+	struct revoke_holder rec = {};
+	struct revoke_key key = {};
+	__u32 s_dev;
+
+	if (!inode)
+		return;
+	s_dev = sb_dev_read(inode);
+	if (!bpf_map_lookup_elem(&holder_sb_targets, &s_dev))
+		return;
+	inode_key_read(inode, &key);
+	rec.kind = kind;
+	rec.tgid = task->tgid;
+	rec.fd = task->pid;
+	rec.dev = key.dev;
+	rec.ino = key.ino;
+	rec.start_boottime = task->group_leader->start_boottime;
+	bpf_seq_write(seq, &rec, sizeof(rec));
+}
+
+/*
+ * What pins a target filesystem without a descriptor or a mapping: each
+ * thread's current and root directory (threads may have their own, after
+ * unshare(CLONE_FS)), and its process's executable.
+ */
+SEC("iter/task")
+int revoke_holder_fsrefs(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct fs_struct *fs;
+	struct file *exe;
+
+	if (!task || (task->flags & PF_KTHREAD) || task->tgid == holder_self)
+		return 0;
+	fs = task->fs;
+	if (fs) {
+		fsref(ctx->meta->seq, task,
+		      BPF_CORE_READ(fs, pwd.dentry, d_inode), REVOKE_HOLDER_CWD);
+		fsref(ctx->meta->seq, task,
+		      BPF_CORE_READ(fs, root.dentry, d_inode),
+		      REVOKE_HOLDER_ROOT);
+	}
+	exe = task->mm ? BPF_CORE_READ(task, mm, exe_file) : NULL;
+	if (exe)
+		fsref(ctx->meta->seq, task, BPF_CORE_READ(exe, f_inode),
+		      REVOKE_HOLDER_EXE);
+	return 0;
+}
+
+/*
  * The system call a thread is in, from the user registers the kernel
  * saved on its entry (what /proc/PID/task/TID/syscall reads).
  */
@@ -299,6 +382,7 @@ int revoke_ident(struct bpf_iter__task_file *ctx)
 	sb = inode->i_sb;
 	inode_key(inode, &rec.key);
 	rec.s_dev = sb->s_dev;
+	rec.sb = (__u64)sb;
 	rec.mode = inode->i_mode;
 	rec.rdev = inode->i_rdev;
 	bpf_probe_read_kernel_str(rec.fstype, sizeof(rec.fstype),

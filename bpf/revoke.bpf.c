@@ -4,8 +4,9 @@
  * operation on a revoked inode with -EIO.
  *
  * An inode is revoked while its (filesystem device, inode number) is in
- * the inode set (inode_set.bpf.h), a device while its number is in the
- * device set (device_set.bpf.h).  revoke-bpfd fills the sets; these
+ * the inode set (inode_set.bpf.h) or its filesystem is in the filesystem
+ * set (super_set.bpf.h), a device while its number is in the device set
+ * (device_set.bpf.h).  revoke-bpfd fills the sets; these
  * programs read them, count denials, report each one through a ring
  * buffer, and free the entry of an inode that is deleted and freed (so
  * that a new file that reuses the number is not denied).
@@ -24,6 +25,7 @@
 #include "inode_key.bpf.h"
 #include "inode_set.bpf.h"
 #include "device_set.bpf.h"
+#include "super_set.bpf.h"
 
 #define EIO 5
 #define MAY_WRITE 0x2
@@ -118,27 +120,46 @@ static __always_inline void report(struct revoke_state *st,
 	bpf_ringbuf_submit(ev, 0);
 }
 
-/* Return -EIO if @key is revoked, else 0, and report the denial. */
-static __always_inline int check_key(const struct revoke_key *key, __u32 hook,
-				     __u32 op, __u64 arg)
+/* Deny: count and report the operation on @key, and return -EIO. */
+static __always_inline int denied(const struct revoke_key *key, __u32 hook,
+				  __u32 op, __u64 arg)
 {
-	struct revoke_state *st;
+	struct revoke_state *st = state();
 
-	if (!inode_set_deny(key))
-		return 0;
-	st = state();
 	if (st)
 		report(st, key, hook, op, arg);
 	return -EIO;
 }
 
-/* The same for @inode, a pointer the hook was handed (or NULL). */
+/* Return -EIO if @key is revoked, else 0, and report the denial. */
+static __always_inline int check_key(const struct revoke_key *key, __u32 hook,
+				     __u32 op, __u64 arg)
+{
+	if (!inode_set_deny(key))
+		return 0;
+	return denied(key, hook, op, arg);
+}
+
+/*
+ * The same for @inode, a pointer the hook was handed (or NULL): denied if
+ * its filesystem is revoked (super_set.bpf.h) or it is.
+ */
 static __always_inline int check_inode(struct inode *inode, __u32 armed,
 				       __u32 hook, __u32 op, __u64 arg)
 {
 	struct revoke_key key = {};
+	struct super_block *sb;
 
-	if (!(armed & REVOKE_ARMED_INODES) || !inode)
+	if (!inode)
+		return 0;
+	if (armed & REVOKE_ARMED_SUPERS) {
+		sb = inode->i_sb;
+		if (super_set_deny(sb, sb->s_dev)) {
+			inode_key(inode, &key);
+			return denied(&key, hook, op, arg);
+		}
+	}
+	if (!(armed & REVOKE_ARMED_INODES))
 		return 0;
 	inode_key(inode, &key);
 	return check_key(&key, hook, op, arg);
@@ -149,8 +170,18 @@ static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
 					    __u32 hook, __u32 op, __u64 arg)
 {
 	struct revoke_key key = {};
+	struct super_block *sb;
 
-	if (!(armed & REVOKE_ARMED_INODES) || !inode)
+	if (!inode)
+		return 0;
+	if (armed & REVOKE_ARMED_SUPERS) {
+		sb = BPF_CORE_READ(inode, i_sb);
+		if (sb && super_set_deny(sb, BPF_CORE_READ(sb, s_dev))) {
+			inode_key_read(inode, &key);
+			return denied(&key, hook, op, arg);
+		}
+	}
+	if (!(armed & REVOKE_ARMED_INODES))
 		return 0;
 	inode_key_read(inode, &key);
 	return check_key(&key, hook, op, arg);
@@ -231,7 +262,7 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 	ret = check_rdev(file, inode, armed, hook, op, arg);
 	if (!ret)
 		ret = check_inode(inode, armed, hook, op, arg);
-	if (ret || !(armed & REVOKE_ARMED_INODES))
+	if (ret || !(armed & (REVOKE_ARMED_INODES | REVOKE_ARMED_SUPERS)))
 		return ret;
 	real = ovl_real_file(file, inode);
 	if (!real)
@@ -416,5 +447,14 @@ int BPF_PROG(revoke_file_free, struct file *file)
 {
 	if (revoke_armed & REVOKE_ARMED_DEVICES)
 		device_set_forget_file(file);
+	return 0;
+}
+
+/* A filesystem is gone: a revocation of it names nothing any more. */
+SEC("lsm/sb_free_security")
+int BPF_PROG(revoke_sb_free, struct super_block *sb)
+{
+	if (revoke_armed & REVOKE_ARMED_SUPERS)
+		super_set_forget(sb);
 	return 0;
 }

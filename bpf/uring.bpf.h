@@ -174,7 +174,7 @@ static __always_inline bool uring_target_file(struct file *file,
 	if (!inode)
 		return false;
 	inode_key_read(inode, &key);
-	if (!target_key(&key, rec))
+	if (!target_key(&key, sb_dev_read(inode), rec))
 		return true;
 	fmt = BPF_CORE_READ(inode, i_mode) & S_IFMT;
 	if (fmt == S_IFCHR || fmt == S_IFBLK) {
@@ -189,8 +189,9 @@ static __always_inline bool uring_target_file(struct file *file,
 	file = ovl_real_file_read(file);
 	if (!file)
 		return false;
-	inode_key_read(BPF_CORE_READ(file, f_inode), &key);
-	return !target_key(&key, rec);
+	inode = BPF_CORE_READ(file, f_inode);
+	inode_key_read(inode, &key);
+	return !target_key(&key, sb_dev_read(inode), rec);
 }
 
 /*
@@ -337,7 +338,7 @@ static __always_inline bool uring_page_target(struct uring_walk *w,
 	if (!host)
 		return false;
 	inode_key_read(host, &key);
-	return !target_key(&key, &w->rec);
+	return !target_key(&key, sb_dev_read(host), &w->rec);
 }
 
 /*

@@ -231,6 +231,29 @@ struct revoke_rdev_state {
  */
 #define REVOKE_ARMED_INODES 0x1		/* the revoked set may hold entries */
 #define REVOKE_ARMED_DEVICES 0x2	/* some device is revoked */
+#define REVOKE_ARMED_SUPERS 0x4		/* some filesystem is revoked */
+
+/**
+ * struct revoke_super_val - a revoked filesystem ("revoked_supers", keyed
+ *	by its super_block's s_dev): every operation on every inode of it
+ *	is denied
+ * @sb: the kernel's super_block (its address): the entry is that
+ *	superblock's and no other's, even if a later filesystem is given the
+ *	same s_dev; the hooks compare it, and the entry is dropped when the
+ *	superblock is freed (sb_free_security)
+ * @revoked_at: CLOCK_REALTIME seconds when it was revoked
+ * @denials: operations denied so far
+ * @cause: who revoked it, one word ("admin", "umount", "udev", ...)
+ */
+struct revoke_super_val {
+	__u64 sb;
+	__u64 revoked_at;
+	__u64 denials;
+	char cause[REVOKE_CAUSE_LEN];
+};
+
+/* Capacity of the revoked filesystem set */
+#define REVOKE_SUPER_ENTRIES 256
 
 /**
  * struct revoke_state - the single element of the "revoke_state" array map
@@ -287,6 +310,13 @@ enum revoke_holder_kind {
 	REVOKE_HOLDER_RING_FILE = 3,	/* fixed-file slot @start */
 	REVOKE_HOLDER_RING_BUF = 4,	/* registered buffer @start */
 	REVOKE_HOLDER_RING_UNKNOWN = 5,	/* this kernel's rings not inspected */
+	/*
+	 * a thread's place on a target filesystem (revoke_holder_fsrefs):
+	 * @fd is the thread, @dev and @ino the inode
+	 */
+	REVOKE_HOLDER_CWD = 6,		/* its current directory */
+	REVOKE_HOLDER_ROOT = 7,		/* its root directory */
+	REVOKE_HOLDER_EXE = 8,		/* its process's executable */
 };
 
 /*
@@ -517,6 +547,7 @@ struct revoke_fs_layout {
  * @s_dev: its super_block's s_dev
  * @mode: its i_mode
  * @rdev: its i_rdev (a device special file)
+ * @sb: its super_block's address (what "revoked_supers" is checked by)
  * @flags: REVOKE_IDENT_*
  * @upper: an overlayfs file's upper inode's key
  * @lower: an overlayfs file's lower inode's key
@@ -528,6 +559,7 @@ struct revoke_ident {
 	__u32 mode;
 	__u32 rdev;
 	__u32 flags;
+	__u64 sb;
 	struct revoke_key upper;
 	struct revoke_key lower;
 	char fstype[REVOKE_FSTYPE_LEN];

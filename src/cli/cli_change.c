@@ -160,7 +160,18 @@ static int print_change(const char *word, char *body, const char *path)
 		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
 		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
 	}
-	if (line && revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
+	if (line && revoke_kv_get(line, REVOKE_FIELD_FS, dev, sizeof(dev))) {
+		char type[REVOKE_FSTYPE_LEN + 3] = "";
+
+		if (revoke_kv_get(line, REVOKE_FIELD_FSTYPE, type + 2,
+				  sizeof(type) - 3)) {
+			type[0] = ' ';
+			type[1] = '(';
+			strcat(type, ")");
+		}
+		printf("filesystem %s%s%s%s: %s\n", dev, type,
+		       path ? " of " : "", path ? path : "", text);
+	} else if (line && revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
 		char type[16] = "?", hung[16] = "";
 
 		revoke_kv_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));

@@ -26,6 +26,18 @@ static void print_device(const char *line, const char *rdev)
 	       den, at, cause);
 }
 
+/* A revoked filesystem in list: every inode of it, "*". */
+static void print_filesystem(const char *line, const char *fs)
+{
+	char at[32] = "", den[32] = "", cause[40] = "";
+
+	revoke_kv_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
+	revoke_kv_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	revoke_kv_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
+	printf("%-12s %-20s %-8s %-12s %-10s cause=%s\n", fs, "*",
+	       "filesystem", den, at, cause);
+}
+
 /**
  * do_list() - revoke-bpf list: what is revoked, as a table or JSON
  * @argc: number of arguments after the command
@@ -65,6 +77,10 @@ int do_list(int argc, char **argv)
 			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED", "PATH");
 		if (revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
 			print_device(line, dev);
+			continue;
+		}
+		if (revoke_kv_get(line, REVOKE_FIELD_FS, dev, sizeof(dev))) {
+			print_filesystem(line, dev);
 			continue;
 		}
 		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));

@@ -76,6 +76,35 @@ static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
 	return 1;
 }
 
+/*
+ * The operand of --fs: a PATH on the filesystem (sent as a descriptor),
+ * or, but for add, the filesystem's MAJ:MIN as /proc/self/mountinfo shows
+ * it.  0, or -1 after a message.
+ */
+static int fs_target(const char *operand, const char *devspec,
+		     const char *rdevspec, struct revoke_req *req,
+		     const char **path)
+{
+	if (devspec || rdevspec || req->rdev_type || req->removed) {
+		p_err("--fs names a filesystem; it takes no --dev, --rdev, "
+		      "--char, --block or --removed");
+		return -1;
+	}
+	if (!operand) {
+		p_err("--fs needs the PATH of a mount point (or of any file on "
+		      "the filesystem)");
+		return -1;
+	}
+	if (req->verb != REVOKE_VERB_ADD &&
+	    !revoke_parse_devspec(operand, &req->fs_major, &req->fs_minor)) {
+		req->fs = REVOKE_FS_DEV;
+		return 0;
+	}
+	req->fs = REVOKE_FS_PATH;
+	*path = operand;
+	return 0;
+}
+
 /* The operand INODE [--dev MAJ:MIN] or PATH: 0, or -1 after a message. */
 static int inode_target(const char *operand, const char *devspec,
 			struct revoke_req *req, const char **path)
@@ -122,8 +151,8 @@ static int inode_target(const char *operand, const char *devspec,
  * @req: the request, with its verb; the target and add's options are set
  * @path: set to the PATH operand, or NULL for an inode or a device
  *
- * add and del take INODE [--dev MAJ:MIN] or PATH, or --rdev MAJ:MIN
- * --char|--block.  Options are parsed by hand so that "-5" is reported as
+ * add and del take INODE [--dev MAJ:MIN] or PATH, --fs PATH (del: or
+ * --fs MAJ:MIN), or --rdev MAJ:MIN --char|--block.  Options are parsed by hand so that "-5" is reported as
  * a bad inode, not as an unknown option.
  *
  * Return: 0, or -1 after a message.
@@ -132,6 +161,7 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 		     const char **path)
 {
 	const char *operand = NULL, *devspec = NULL, *rdevspec = NULL;
+	bool fs = false;
 	int i, ret;
 
 	*path = NULL;
@@ -145,6 +175,8 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 			continue;
 		if (!strcmp(a, "--json")) {
 			json_output = true;
+		} else if (!strcmp(a, "--fs")) {
+			fs = true;
 		} else if (!strcmp(a, "--rdev") || !strcmp(a, "--dev")) {
 			if (++i == argc) {
 				p_err("%s needs a value MAJ:MIN", a);
@@ -175,6 +207,8 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 			operand = a;
 		}
 	}
+	if (fs)
+		return fs_target(operand, devspec, rdevspec, req, path);
 	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
 		return device_target(operand, devspec, rdevspec, req);
 	return inode_target(operand, devspec, req, path);
@@ -188,7 +222,8 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
  * The request names @path by a descriptor of it, which the daemon asks
  * the kernel about (never stat(2)'s st_dev and st_ino: on btrfs and
  * overlayfs they are not what the kernel's hooks see).  O_PATH: nothing
- * is opened for reading, no device's open routine runs.
+ * is opened for reading, no device's open routine runs.  A file naming a
+ * filesystem (--fs) may be a directory, and is not even stat()ed.
  *
  * Return: the descriptor, or -1 after a message.
  */
@@ -199,13 +234,14 @@ int cli_target_open(const char *path, struct revoke_req *req)
 	int fd, n;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
+	/* a filesystem's file is never stat()ed: its server may be gone */
+	if (fd < 0 || (!req->fs && fstat(fd, &st))) {
 		p_err("cannot open '%s': %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode)) {
+	if (!req->fs && (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode))) {
 		p_err(S_ISDIR(st.st_mode) ?
 		      "'%s' is a directory; revoke-bpf revokes files and devices, "
 		      "not directories" :

@@ -45,6 +45,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_REMOVED_AT		"removed_at"
 #define REVOKE_FIELD_DENIALS		"denials"
 #define REVOKE_FIELD_CAUSE		"cause"
+#define REVOKE_FIELD_FS			"fs"	/* a filesystem's s_dev */
+#define REVOKE_FIELD_FSTYPE		"fstype"
 
 /* add's line of counts (struct revoke_report), also in list */
 #define REVOKE_FIELD_HOLDERS		"holders"
@@ -95,6 +97,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_ENTRIES		"entries"
 #define REVOKE_FIELD_CAPACITY		"capacity"
 #define REVOKE_FIELD_DEVICES		"devices"
+#define REVOKE_FIELD_FILESYSTEMS	"filesystems"
 #define REVOKE_FIELD_FREED_INODES	"freed_inodes"
 #define REVOKE_FIELD_EVENTS_LOST	"events_lost"
 #define REVOKE_FIELD_SUBSCRIBERS	"subscribers"

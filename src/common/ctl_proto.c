@@ -67,6 +67,7 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
 	char rdev[96] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
+	char fs[32] = "";
 	size_t used;
 	int n;
 
@@ -82,6 +83,11 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 		snprintf(tmo, sizeof(tmo), " timeout_ms=%u", req->timeout_ms);
 	if (req->action[0])
 		snprintf(act, sizeof(act), " action=%s", req->action);
+	if (req->fs == REVOKE_FS_PATH)
+		strcpy(fs, " fs=yes");
+	else if (req->fs == REVOKE_FS_DEV)
+		snprintf(fs, sizeof(fs), " fs=%u:%u", req->fs_major,
+			 req->fs_minor);
 	if (req->has_path) {
 		strcpy(path, " path=");
 		if (revoke_pct_encode(req->path, path + 6, sizeof(path) - 6) < 0)
@@ -93,9 +99,9 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			 revoke_rdev_type_name(req->rdev_type),
 			 req->removed ? " removed=yes" : "",
 			 req->cause[0] ? " cause=" : "", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
-		     revoke_verb_name(req->verb), act, path, ino, dev, rdev, rel,
-		     tmo, req->spare ? " spare=yes" : "");
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), act, path, fs, ino, dev, rdev,
+		     rel, tmo, req->spare ? " spare=yes" : "");
 	if (n < 0 || (size_t)n >= len || format_props(req, buf, len))
 		return -ENOSPC;
 	used = strlen(buf);
@@ -354,6 +360,62 @@ static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
 	return -EINVAL;
 }
 
+/* fs=yes (the filesystem of path) or fs=MAJ:MIN (its s_dev) */
+static int parse_fs(const char *val, struct revoke_req *req, const char **why)
+{
+	if (req->fs) {
+		*why = "field fs given twice";
+		return -EINVAL;
+	}
+	if (!strcmp(val, "yes")) {
+		req->fs = REVOKE_FS_PATH;
+		return 0;
+	}
+	if (revoke_parse_devspec(val, &req->fs_major, &req->fs_minor)) {
+		*why = "fs is not yes or MAJ:MIN (major < 4096, minor < 1048576)";
+		return -EINVAL;
+	}
+	req->fs = REVOKE_FS_DEV;
+	return 0;
+}
+
+/* What fs= goes with: @req's verb takes it, and it names one filesystem. */
+static int check_fs(const struct revoke_req *req, const char **why)
+{
+	if (!req->fs) {
+		if (req->verb == REVOKE_VERB_UMOUNT) {
+			*why = "umount needs field fs";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!revoke_verb_takes(req->verb, REVOKE_FIELDS_FS)) {
+		*why = "fs is a field of add, del, umount and holders only";
+		return -EINVAL;
+	}
+	if (req->fs == REVOKE_FS_PATH && !req->has_path) {
+		*why = "fs=yes names the filesystem of path: path is missing";
+		return -EINVAL;
+	}
+	if (req->fs == REVOKE_FS_DEV && req->has_path) {
+		*why = "fs=MAJ:MIN names a filesystem; it does not go with path";
+		return -EINVAL;
+	}
+	if (req->has_ino || req->has_dev || req->has_rdev || req->removed) {
+		*why = "fs names a filesystem; it does not go with ino, dev, rdev or removed";
+		return -EINVAL;
+	}
+	if (req->verb == REVOKE_VERB_UMOUNT && req->has_release) {
+		*why = "umount releases every descriptor: it takes no field release";
+		return -EINVAL;
+	}
+	if (req->fs == REVOKE_FS_DEV && req->verb == REVOKE_VERB_ADD) {
+		*why = "add fs= needs the filesystem sent with the request (fs=yes and path)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int parse_field(char *key, char *val, struct revoke_req *req,
 		       const char **why)
 {
@@ -417,6 +479,8 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		}
 		return 0;
 	}
+	if (!strcmp(key, "fs"))
+		return parse_fs(val, req, why);
 	if (!strcmp(key, "spare")) {
 		if (req->spare || strcmp(val, "yes")) {
 			*why = "spare is given once, as spare=yes";
@@ -453,12 +517,15 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		return -EINVAL;
 	}
 
-	if (wants_ino && !req->has_ino && !req->has_rdev && !req->has_path) {
-		*why = "missing field path, ino or rdev";
+	if (check_fs(req, why))
+		return -EINVAL;
+	if (wants_ino && !req->has_ino && !req->has_rdev && !req->has_path &&
+	    !req->fs) {
+		*why = "missing field path, ino, rdev or fs";
 		return -EINVAL;
 	}
-	if (!wants_ino && (req->has_ino || req->has_dev || device ||
-			   req->has_path)) {
+	if (!wants_ino && !req->fs && (req->has_ino || req->has_dev || device ||
+				       req->has_path)) {
 		*why = "this verb takes no fields";
 		return -EINVAL;
 	}
@@ -525,7 +592,7 @@ int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 	}
 	tok = strsep(&cursor, " ");
 	if (!tok || revoke_verb_parse(tok, &req->verb)) {
-		*why = "unknown verb (expected add, del, list, status, events, unload, uevent or reload)";
+		*why = "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount or holders)";
 		return -EINVAL;
 	}
 	while ((val = revoke_kv_next(&cursor, &key))) {

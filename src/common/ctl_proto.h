@@ -87,6 +87,13 @@ enum revoke_release {
 	REVOKE_RELEASE_NO,
 };
 
+/* How a request names a filesystem (struct revoke_req.fs). */
+enum revoke_fs_by {
+	REVOKE_FS_NONE,
+	REVOKE_FS_PATH,
+	REVOKE_FS_DEV,
+};
+
 /**
  * struct revoke_req - a parsed request
  * @verb: what to do
@@ -100,6 +107,12 @@ enum revoke_release {
  * @spare: holders that cannot be handled are left alive (add)
  * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
  * @removed: the device instance went away (add with rdev)
+ * @fs: the request is about a whole filesystem (add, del, umount,
+ *	holders): REVOKE_FS_PATH, the one @path is on ("fs=yes"), or
+ *	REVOKE_FS_DEV, the one whose super_block's s_dev is @fs_major:@fs_minor
+ *	("fs=MAJ:MIN", as /proc/self/mountinfo shows it)
+ * @fs_major: see @fs
+ * @fs_minor: see @fs
  * @cause: who asks, one word; empty if not given (add with rdev)
  * @action: the uevent's ACTION (uevent)
  * @prop_keys: the uevent's properties, "p.KEY=VALUE" fields (uevent)
@@ -126,6 +139,9 @@ struct revoke_req {
 	unsigned int rdev_minor;
 	uint32_t rdev_type;
 	bool removed;
+	enum revoke_fs_by fs;
+	unsigned int fs_major;
+	unsigned int fs_minor;
 	char cause[32];
 	char action[16];
 	const char *prop_keys[REVOKE_MAX_PROPS];

@@ -12,16 +12,18 @@
 #include "ctl_verbs.h"
 
 /*
- * Privileged: add, del, unload, events (it names other users'
- * processes), uevent and reload.  Anyone may list and status.
+ * Privileged: add, del, unload, events and holders (they name other
+ * users' processes), uevent, reload and umount.  Anyone may list and
+ * status.
  */
 const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 	[REVOKE_VERB_ADD] = {
 		.name = "add",
 		.privileged = true,
-		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD,
-		.usage = "INODE [--dev MAJ:MIN] | PATH | --rdev MAJ:MIN "
-			 "--char|--block [--removed] [--cause WORD] "
+		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD |
+			  REVOKE_FIELDS_FS,
+		.usage = "INODE [--dev MAJ:MIN] | PATH | --fs PATH | --rdev "
+			 "MAJ:MIN --char|--block [--removed] [--cause WORD] "
 			 "[--release|--no-release] [--timeout MS] [--spare]",
 		.help = "revoke an inode: every open, read, write, mmap, ioctl, "
 			"lock, fcntl and truncate on it fails with EIO, blocked "
@@ -32,7 +34,9 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 			"are hung up and evdev nodes revoked by the kernel too); "
 			"--removed says the device instance is gone, so that a "
 			"new device with the same number works while every file "
-			"of the old one stays revoked.  A holder whose access "
+			"of the old one stays revoked.  With --fs, revoke the "
+			"whole filesystem PATH is on, every file of it, opened "
+			"before or after, without unmounting it.  A holder whose access "
 			"cannot be taken away (traced by another process, never "
 			"stopping, forking faster than it is stopped) is killed "
 			"and named, unless --spare (or the policy's 'holders "
@@ -44,9 +48,9 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 	[REVOKE_VERB_DEL] = {
 		.name = "del",
 		.privileged = true,
-		.fields = REVOKE_FIELDS_TARGET,
-		.usage = "INODE [--dev MAJ:MIN] | PATH | --rdev MAJ:MIN "
-			 "--char|--block",
+		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
+		.usage = "INODE [--dev MAJ:MIN] | PATH | --fs PATH|MAJ:MIN | "
+			 "--rdev MAJ:MIN --char|--block",
 		.help = "lift a revocation",
 	},
 	[REVOKE_VERB_LIST] = {
@@ -90,6 +94,35 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.help = "reread revoke-bpfd's policy file; a bad one is refused "
 			"with its line number, and the policy in force is kept",
 	},
+	[REVOKE_VERB_UMOUNT] = {
+		.name = "umount",
+		.privileged = true,
+		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD |
+			  REVOKE_FIELDS_FS,
+		.usage = "MOUNTPOINT [--timeout MS] [--spare] [--cause WORD]",
+		.help = "forced unmount: sync the filesystem MOUNTPOINT is on "
+			"(bounded by --timeout), revoke it whole, end every use "
+			"of it (descriptors, mappings, waiters, io_uring, "
+			"current directories; a process whose root or "
+			"executable is on it is killed unless --spare), turn "
+			"off swap files on it, detach loop devices backed by "
+			"it, unmount the mounts below it and then every mount "
+			"of it in every mount namespace, and wait until the "
+			"filesystem is gone.  Exit status: 0 it is gone; 3 a "
+			"mount, swap file or loop device still holds it; 4 "
+			"some holder could not be handled; 1 nothing was done",
+	},
+	[REVOKE_VERB_HOLDERS] = {
+		.name = "holders",
+		.privileged = true,
+		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
+		.usage = "PATH | --fs MOUNTPOINT [--json]",
+		.help = "who holds a file, or a whole filesystem, and how "
+			"(descriptors, mappings, current and root directories, "
+			"executables, loop devices, swap files, mounts below), "
+			"without revoking anything; --fs never stats or opens "
+			"anything on the filesystem",
+	},
 };
 
 /**
@@ -107,7 +140,8 @@ const char *revoke_verb_name(enum revoke_verb verb)
  * revoke_verb_privileged() - may only privileged clients send @verb?
  * @verb: the request's verb
  *
- * Return: true for add, del, events, unload, uevent and reload.
+ * Return: true for add, del, events, unload, uevent, reload, umount and
+ * holders.
  */
 bool revoke_verb_privileged(enum revoke_verb verb)
 {

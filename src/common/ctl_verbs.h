@@ -22,6 +22,8 @@ enum revoke_verb {
 	REVOKE_VERB_UNLOAD,
 	REVOKE_VERB_UEVENT,
 	REVOKE_VERB_RELOAD,
+	REVOKE_VERB_UMOUNT,
+	REVOKE_VERB_HOLDERS,
 	REVOKE_VERB_COUNT,
 };
 
@@ -29,6 +31,7 @@ enum revoke_verb {
 #define REVOKE_FIELDS_TARGET	0x1	/* path, ino, dev, rdev, type */
 #define REVOKE_FIELDS_ADD	0x2	/* removed, cause, release, timeout_ms, spare */
 #define REVOKE_FIELDS_UEVENT	0x4	/* action, rdev, type, p.KEY */
+#define REVOKE_FIELDS_FS	0x8	/* fs */
 
 /**
  * struct revoke_verb_info - one verb of the control socket

@@ -80,12 +80,42 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		 const struct revoke_req *req, struct rbuf *resp);
 
+struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
+					 const struct revoke_req *req);
+
 /* answer.c */
 void answer_err(struct rbuf *resp, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void answer_pipeline(struct rbuf *resp, int err, struct pipeline_result *res);
 const char *answer_change_name(enum revoke_change change);
 void answer_report(struct rbuf *resp, const struct revoke_report *r);
+
+/* filesystems.c */
+
+/**
+ * struct fs_target - a filesystem a request names
+ * @s_dev: its super_block's s_dev (kernel encoding)
+ * @sb: its super_block's address, or 0 if it was named by number
+ * @fstype: its type's name, or "" if it was named by number
+ */
+struct fs_target {
+	uint32_t s_dev;
+	uint64_t sb;
+	char fstype[REVOKE_FSTYPE_LEN];
+};
+
+int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct fs_target *t,
+		       char *why, size_t len);
+void filesystems_answer_target(struct rbuf *resp, const struct fs_target *t);
+int filesystems_deny(struct daemon *d, const struct fs_target *t,
+		     const char *cause, enum revoke_change *change,
+		     struct rbuf *resp);
+int filesystems_add(struct daemon *d, const struct ctl_peer *peer,
+		    const struct revoke_req *req, struct rbuf *resp);
+int filesystems_del(struct daemon *d, const struct ctl_peer *peer,
+		    const struct revoke_req *req, struct rbuf *resp);
+int filesystems_list(struct daemon *d, struct rbuf *body);
 
 /* request_keys.c */
 int request_keys_find(struct daemon *d, const struct ctl_peer *peer,

@@ -27,9 +27,18 @@ static void verbs_log_change(const struct ctl_peer *peer, const char *verb,
 		 (int)peer->pid, answer_change_name(change));
 }
 
-/* A holder that cannot be handled is spared if add or the policy says so. */
-static struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
-						const struct revoke_req *req)
+/**
+ * verbs_pipeline_opts() - what the pipeline does for a request
+ * @d: the daemon
+ * @req: an add (or umount) request
+ *
+ * A holder that cannot be handled is spared if the request or the
+ * policy says so.
+ *
+ * Return: the options.
+ */
+struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
+					 const struct revoke_req *req)
 {
 	return (struct pipeline_opts){
 		.release = req->has_release ? req->release : REVOKE_RELEASE_AUTO,
@@ -211,6 +220,8 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 
 	if (req->has_rdev)
 		return verbs_add_rdev(d, peer, req, resp);
+	if (req->fs)
+		return filesystems_add(d, peer, req, resp);
 	if (verbs_keys(d, peer, req, &nf, resp))
 		return -1;
 
@@ -259,6 +270,8 @@ static int verbs_del(struct daemon *d, const struct ctl_peer *peer,
 
 	if (req->has_rdev)
 		return verbs_del_rdev(d, peer, req, resp);
+	if (req->fs)
+		return filesystems_del(d, peer, req, resp);
 	err = verbs_keys(d, peer, req, &nf, resp);
 	if (err)
 		return err > 0 ? 0 : -1;
@@ -428,6 +441,11 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 	if (peer->fds_refused) {
 		answer_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
 			   (unsigned int)peer->uid);
+		return false;
+	}
+	if (!verbs_handlers[req.verb]) {
+		answer_err(resp, ENOSYS, "'%s' is not served by this revoke-bpfd",
+			   revoke_verb_name(req.verb));
 		return false;
 	}
 	return verbs_handlers[req.verb](d, peer, &req, resp) == 1;

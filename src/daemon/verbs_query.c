@@ -85,6 +85,8 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	err = inode_set_for_each(&d->rb, verbs_list_inode, &lc);
 	if (!err)
 		err = device_set_for_each(&d->rb, verbs_list_rdev, &lc);
+	if (!err)
+		err = filesystems_list(d, &body);
 	if (err) {
 		rbuf_free(&body);
 		answer_err(resp, -err, "cannot read the revoked set: %s",
@@ -104,7 +106,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 {
 	struct revoke_state st;
 	struct utsname uts;
-	uint64_t count = 0, ndev = 0;
+	uint64_t count = 0, ndev = 0, nfs = 0;
 	int i;
 
 	(void)peer;
@@ -112,6 +114,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	uname(&uts);
 	inode_set_count(&d->rb, &count);
 	device_set_count(&d->rb, &ndev);
+	super_set_count(&d->rb, &nfs);
 	memset(&st, 0, sizeof(st));
 	inode_set_state(&d->rb, &st);
 	rbuf_printf(resp, "ok " REVOKE_OK_STATUS "\n");
@@ -142,6 +145,8 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, REVOKE_FIELD_CAPACITY "=%u\n", d->rb.max_entries);
 	rbuf_printf(resp, REVOKE_FIELD_DEVICES "=%llu\n",
 		    (unsigned long long)ndev);
+	rbuf_printf(resp, REVOKE_FIELD_FILESYSTEMS "=%llu\n",
+		    (unsigned long long)nfs);
 	rbuf_printf(resp, REVOKE_FIELD_FREED_INODES "=%llu\n",
 		    (unsigned long long)st.freed);
 	rbuf_printf(resp, REVOKE_FIELD_EVENTS_LOST "=%llu\n",

@@ -67,8 +67,11 @@ int holders_open(struct holders *h, const struct store *store, char *err,
 	h->regrings_link =
 		bpf_program__attach_iter(h->skel->progs.revoke_holder_regrings,
 					 NULL);
+	h->fsrefs_link =
+		bpf_program__attach_iter(h->skel->progs.revoke_holder_fsrefs,
+					 NULL);
 	if (!h->fds_link || !h->vmas_link || !h->threads_link ||
-	    !h->regrings_link) {
+	    !h->regrings_link || !h->fsrefs_link) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot attach the holder iterators: %s",
 			 strerror(-ret));
@@ -84,6 +87,7 @@ void holders_close(struct holders *h)
 	bpf_link__destroy(h->vmas_link);
 	bpf_link__destroy(h->threads_link);
 	bpf_link__destroy(h->regrings_link);
+	bpf_link__destroy(h->fsrefs_link);
 	holders_bpf_skel__destroy(h->skel);
 	memset(h, 0, sizeof(*h));
 }
@@ -210,8 +214,8 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
  * Read one iterator to its end, passing each record of @size bytes to
  * @add with @ctx; stop at the first error @add returns.
  */
-static int run_iter(struct bpf_link *link, size_t size,
-		    int (*add)(void *ctx, const void *rec), void *ctx)
+int holders_run_iter(struct bpf_link *link, size_t size,
+		     int (*add)(void *ctx, const void *rec), void *ctx)
 {
 	char buf[16384] __attribute__((aligned(8)));
 	size_t have = 0, used;
@@ -269,14 +273,14 @@ static int find(struct holders *h, int map, const void *key,
 	if (bpf_map_update_elem(map, key, &one, BPF_ANY))
 		return -errno;
 	h->skel->bss->holder_maybe_mapped = 0;
-	err = fds ? run_iter(fds, sizeof(struct revoke_holder), add_holder, set) :
+	err = fds ? holders_run_iter(fds, sizeof(struct revoke_holder), add_holder, set) :
 		    0;
 	if (!err && regrings)
-		err = run_iter(regrings, sizeof(struct revoke_holder),
+		err = holders_run_iter(regrings, sizeof(struct revoke_holder),
 			       add_holder, set);
 	if (!err && (!may_skip_vmas || !set->nfds ||
 		     h->skel->bss->holder_maybe_mapped))
-		err = run_iter(vmas, sizeof(struct revoke_holder), add_holder,
+		err = holders_run_iter(vmas, sizeof(struct revoke_holder), add_holder,
 			       set);
 	bpf_map_delete_elem(map, key);
 	if (err)
@@ -300,6 +304,26 @@ int holders_find(struct holders *h, const struct revoke_key *key,
 {
 	return find(h, bpf_map__fd(h->skel->maps.holder_targets), key,
 		    h->fds_link, h->regrings_link, h->vmas_link, true, set);
+}
+
+/**
+ * holders_find_fs() - every descriptor and mapping of any inode of a
+ *	filesystem
+ * @h: the loaded iterators
+ * @s_dev: the filesystem's super_block's s_dev
+ * @set: the result, as for holders_find(); @set->inodes lists the inodes
+ *
+ * Return: 0 or a negative errno.
+ */
+int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set)
+{
+	int err;
+
+	h->skel->bss->holder_by_sb = 1;
+	err = find(h, bpf_map__fd(h->skel->maps.holder_sb_targets), &s_dev,
+		   h->fds_link, h->regrings_link, h->vmas_link, false, set);
+	h->skel->bss->holder_by_sb = 0;
+	return err;
 }
 
 /**
@@ -443,7 +467,7 @@ int holders_threads(struct holders *h, struct holder_threads *ts)
 	int err;
 
 	memset(ts, 0, sizeof(*ts));
-	err = run_iter(h->threads_link, sizeof(struct revoke_thread),
+	err = holders_run_iter(h->threads_link, sizeof(struct revoke_thread),
 		       add_thread, ts);
 	if (err) {
 		holder_threads_free(ts);

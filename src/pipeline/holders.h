@@ -24,6 +24,8 @@ struct bpf_link;
  * @threads_link: the iter/task link (threads and their system calls)
  * @regrings_link: the iter/task link over the io_uring instances threads
  *	registered (IORING_REGISTER_RING_FDS)
+ * @fsrefs_link: the iter/task link over threads' current and root
+ *	directories and executables (holders_fs.c)
  */
 struct holders {
 	struct holders_bpf_skel *skel;
@@ -31,6 +33,7 @@ struct holders {
 	struct bpf_link *vmas_link;
 	struct bpf_link *threads_link;
 	struct bpf_link *regrings_link;
+	struct bpf_link *fsrefs_link;
 };
 
 struct holder_vma {
@@ -140,5 +143,42 @@ int holders_pidfds(struct holders *h, const struct holder_proc *const *procs,
 		   int *pidfds, size_t n);
 int holder_pidfd(const struct holder_proc *p);
 void holder_set_free(struct holder_set *set);
+
+/**
+ * struct holder_fsref - a thread whose current or root directory, or
+ *	whose process's executable, is on a filesystem looked for
+ * @tgid: the process
+ * @tid: the thread
+ * @start_boottime: when the process started (see struct holder_proc)
+ * @kind: REVOKE_HOLDER_CWD, _ROOT or _EXE
+ * @key: the inode
+ */
+struct holder_fsref {
+	pid_t tgid;
+	pid_t tid;
+	uint64_t start_boottime;
+	uint32_t kind;
+	struct revoke_key key;
+};
+
+/**
+ * struct holder_fsrefs - what holds a filesystem besides its files
+ * @ref: the records, in the order the threads were walked
+ * @nr: their number
+ */
+struct holder_fsrefs {
+	struct holder_fsref *ref;
+	size_t nr;
+};
+
+int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set);
+int holders_fsrefs(struct holders *h, uint32_t s_dev,
+		   struct holder_fsrefs *refs);
+void holder_fsrefs_free(struct holder_fsrefs *refs);
+const char *holder_fsref_name(uint32_t kind);
+
+/* Between holders.c and holders_fs.c only. */
+int holders_run_iter(struct bpf_link *link, size_t size,
+		     int (*add)(void *ctx, const void *rec), void *ctx);
 
 #endif /* REVOKE_HOLDERS_H */

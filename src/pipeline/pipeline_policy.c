@@ -248,12 +248,19 @@ static void wait_killed(struct pipeline_result *res, size_t kill0,
 	}
 }
 
-/*
- * The policy, for the failures recorded from @first on by the pass that
- * found @set: name each holder (uid, comm), then kill it unless @spare.
+/**
+ * pipeline_policy_apply() - the policy, for the failures recorded from
+ *	@first on by the pass that found @set
+ * @set: the holders that pass found (a failure's pid must be one of them
+ *	to be killed: the start time names the process)
+ * @spare: leave them alive, as failures
+ * @res: the report
+ * @first: the first failure of that pass
+ *
+ * Names each holder (uid, comm), then kills it unless @spare.
  */
-static void policy_apply(const struct holder_set *set, bool spare,
-			 struct pipeline_result *res, size_t first)
+void pipeline_policy_apply(const struct holder_set *set, bool spare,
+			   struct pipeline_result *res, size_t first)
 {
 	size_t i, nfail = res->nfail, kill0 = res->nkill, n = 0;
 	int *pidfds = calloc(nfail - first + 1, sizeof(*pidfds));
@@ -336,7 +343,7 @@ int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
 			pipeline_run_set(pl, key, &set, opts, start, res);
 		else
 			pass_over(&set, res);
-		policy_apply(&set, opts->spare, res, first);
+		pipeline_policy_apply(&set, opts->spare, res, first);
 		holder_set_free(&set);
 	}
 	if (pass == PASSES_MAX)

@@ -96,6 +96,8 @@ const char *pipeline_errname(long err);
 uint64_t pipeline_now_us(void);
 
 /* pipeline_policy.c */
+void pipeline_policy_apply(const struct holder_set *set, bool spare,
+			   struct pipeline_result *res, size_t first);
 int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
 		    const struct pipeline_opts *opts, uint64_t start,
 		    struct pipeline_result *res);

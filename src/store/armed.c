@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * armed.c - the hooks' revoke_armed word, the first thing every hook
- * reads: one bit per set (REVOKE_ARMED_INODES, REVOKE_ARMED_DEVICES),
- * set while that set's counter is not zero.
+ * reads: one bit per set (REVOKE_ARMED_INODES, REVOKE_ARMED_DEVICES,
+ * REVOKE_ARMED_SUPERS), set while that set's counter is not zero (for
+ * the filesystem set, while its map holds an entry).
  *
- * The inode set, the device set and the store's start all write it
- * through here, and this file calls none of them: it reads the two
- * counters' maps itself.
+ * The sets and the store's start all write it through here, and this
+ * file calls none of them: it reads the counters' maps itself.
  */
 #include <errno.h>
 
@@ -20,8 +20,8 @@
  * armed_update() - set revoke_armed from the two counters
  * @rb: the daemon's handles
  *
- * Call it after every change of nr_revoked or nr_rdev: while both are
- * zero every hook returns after reading revoke_armed.
+ * Call it after every change of nr_revoked, nr_rdev or revoked_supers:
+ * while all are empty every hook returns after reading revoke_armed.
  *
  * Return: 0 or a negative errno.
  */
@@ -30,13 +30,16 @@ int armed_update(struct store *rb)
 	struct revoke_bpf_skel__bss bss = {};
 	struct revoke_rdev_state rs;
 	struct revoke_state st;
-	__u32 zero = 0;
+	__u32 zero = 0, s_dev;
+	bool supers;
 
 	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
 	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
 		return -errno;
+	supers = !bpf_map_get_next_key(rb->supers_fd, NULL, &s_dev);
 	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
-			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0);
+			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0) |
+			   (supers ? REVOKE_ARMED_SUPERS : 0);
 	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
 		return -errno;
 	return 0;

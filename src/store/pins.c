@@ -48,6 +48,7 @@ const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_inode_remove_acl",
 	"revoke_inode_file_getattr",
 	"revoke_inode_file_setattr",
+	"revoke_sb_free",
 };
 
 static const char *const map_names[] = {
@@ -64,6 +65,7 @@ static const char *const map_names[] = {
 	"revoke_b_bss",		/* revoke_armed: see map_pin_name() */
 	"revoke_layout",
 	"revoke_names",
+	"revoked_supers",
 };
 
 /**

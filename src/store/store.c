@@ -411,6 +411,9 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 		ret = keep_fd(bpf_map__fd(skel->maps.revoke_names),
 			      &rb->names_fd, err, errlen);
 	if (!ret)
+		ret = keep_fd(bpf_map__fd(skel->maps.revoked_supers),
+			      &rb->supers_fd, err, errlen);
+	if (!ret)
 		ret = map_filter(rb, err, errlen);
 	if (!ret)
 		ret = map_table(rb, err, errlen);
@@ -470,6 +473,7 @@ int store_open(struct store *rb, const char *pin_dir,
 	rb->armed_fd = -1;
 	rb->layout_fd = -1;
 	rb->names_fd = -1;
+	rb->supers_fd = -1;
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -514,6 +518,7 @@ void store_close(struct store *rb)
 	close_fd(&rb->armed_fd);
 	close_fd(&rb->layout_fd);
 	close_fd(&rb->names_fd);
+	close_fd(&rb->supers_fd);
 }
 
 /**

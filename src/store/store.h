@@ -17,7 +17,7 @@
 
 #include "inode_table.h"
 
-#define REVOKE_NR_PROGS 29
+#define REVOKE_NR_PROGS 30
 
 /**
  * struct store - the daemon's handles on the enforcement objects
@@ -33,6 +33,7 @@
  * @layout_fd: the "revoke_layout" array (see struct revoke_fs_layout),
  *	shared with the holder iterators
  * @names_fd: the "revoke_names" hash map (what each entry was added as)
+ * @supers_fd: the "revoked_supers" hash map (revoked filesystems)
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
  * @table: "revoke_table", mapped (inode_table.c)
  * @max_entries: capacity of the revoked set
@@ -56,6 +57,7 @@ struct store {
 	int armed_fd;
 	int layout_fd;
 	int names_fd;
+	int supers_fd;
 	uint64_t *filter;
 	struct inode_table table;
 	uint32_t max_entries;
@@ -81,8 +83,12 @@ int store_layout_update(struct store *rb, bool builtin);
 int store_layout_share(const struct store *rb, struct bpf_map *map);
 int store_reach_daemon(struct store *rb, uint32_t tgid);
 
-/* What the other layers do with the sets: inode_set.c, device_set.c. */
+/*
+ * What the other layers do with the sets: inode_set.c, device_set.c,
+ * super_set.c.
+ */
 #include "inode_set.h"
 #include "device_set.h"
+#include "super_set.h"
 
 #endif /* REVOKE_STORE_H */
