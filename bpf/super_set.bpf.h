@@ -24,7 +24,9 @@ struct {
 } revoked_supers SEC(".maps");
 
 /*
- * Is @sb, whose s_dev is @s_dev, revoked?  If it is, its entry counts
+ * Is @sb, whose s_dev is @s_dev, revoked?  An entry with no super_block
+ * (revoke-bpfd knew the filesystem by number only: one mounted from a
+ * device that went away) stands for whichever has that s_dev.  If it is, its entry counts
  * one more denial.
  */
 static __always_inline bool super_set_deny(struct super_block *sb, __u32 s_dev)
@@ -32,7 +34,7 @@ static __always_inline bool super_set_deny(struct super_block *sb, __u32 s_dev)
 	struct revoke_super_val *val;
 
 	val = bpf_map_lookup_elem(&revoked_supers, &s_dev);
-	if (!val || val->sb != (__u64)sb)
+	if (!val || (val->sb && val->sb != (__u64)sb))
 		return false;
 	__sync_fetch_and_add(&val->denials, 1);
 	return true;
@@ -45,7 +47,7 @@ static __always_inline void super_set_forget(struct super_block *sb)
 	__u32 s_dev = sb->s_dev;
 
 	val = bpf_map_lookup_elem(&revoked_supers, &s_dev);
-	if (val && val->sb == (__u64)sb)
+	if (val && (!val->sb || val->sb == (__u64)sb))
 		bpf_map_delete_elem(&revoked_supers, &s_dev);
 }
 

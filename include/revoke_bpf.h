@@ -240,7 +240,9 @@ struct revoke_rdev_state {
  * @sb: the kernel's super_block (its address): the entry is that
  *	superblock's and no other's, even if a later filesystem is given the
  *	same s_dev; the hooks compare it, and the entry is dropped when the
- *	superblock is freed (sb_free_security)
+ *	superblock is freed (sb_free_security); 0 when revoke-bpfd knew it
+ *	by number only (a filesystem on a device that went away): then any
+ *	super_block of that s_dev
  * @revoked_at: CLOCK_REALTIME seconds when it was revoked
  * @denials: operations denied so far
  * @cause: who revoked it, one word ("admin", "umount", "udev", ...)

@@ -44,6 +44,7 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ &revoke_verbs[REVOKE_VERB_ADD], do_add },
 	{ &revoke_verbs[REVOKE_VERB_DEL], do_del },
+	{ &revoke_verbs[REVOKE_VERB_UMOUNT], do_umount },
 	{ &revoke_verbs[REVOKE_VERB_LIST], do_list },
 	{ &revoke_verbs[REVOKE_VERB_STATUS], do_status },
 	{ &revoke_verbs[REVOKE_VERB_EVENTS], do_events },

@@ -26,6 +26,7 @@ int cli_query(enum revoke_verb verb, int argc, char **argv,
 /* the commands */
 int do_add(int argc, char **argv);		/* cli_change.c */
 int do_del(int argc, char **argv);
+int do_umount(int argc, char **argv);
 int do_list(int argc, char **argv);		/* cli_query.c */
 int do_status(int argc, char **argv);
 int do_reload(int argc, char **argv);

@@ -4,9 +4,11 @@
  * what was revoked or lifted, then add's report (counts, holders, loop
  * devices, ttys and io_uring instances), as text or JSON.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -15,18 +17,49 @@ static const char *const change_text[][2] = {
 	{ REVOKE_OK_ALREADY, "already revoked" },
 	{ REVOKE_OK_DELETED, "no longer revoked" },
 	{ REVOKE_OK_ABSENT, "was not revoked" },
+	{ REVOKE_OK_UMOUNTED, "revoked" },
 };
 
 
-/* A tty or loop line that says something was not done. */
+/* A tty, loop, unpin or umount line that says something was not done. */
 static bool not_done(const char *line)
 {
 	char v[48];
 
-	return (cli_output_line_is(line, REVOKE_LINE_TTY) &&
+	return (cli_output_line_is(line, REVOKE_LINE_UNPIN) &&
+		revoke_kv_get(line, REVOKE_FIELD_RESULT, v, sizeof(v)) &&
+		!strcmp(v, "failed")) ||
+	       (cli_output_line_is(line, REVOKE_LINE_GONE) &&
+		revoke_kv_get(line, REVOKE_FIELD_GONE, v, sizeof(v)) &&
+		strcmp(v, "yes")) ||
+	       (cli_output_line_is(line, REVOKE_LINE_TTY) &&
 		revoke_kv_get(line, REVOKE_FIELD_HUNGUP, v, sizeof(v)) && strcmp(v, "yes")) ||
 	       (cli_output_line_is(line, REVOKE_LINE_LOOP) &&
 		revoke_kv_get(line, REVOKE_FIELD_REASON, v, sizeof(v)));
+}
+
+/* umount's lines: its sync, each step of the release, each filesystem. */
+static void print_umount(const char *line)
+{
+	char a[64] = "?", b[64] = "?", c[4096] = "?", why[64] = "";
+
+	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
+	if (cli_output_line_is(line, REVOKE_LINE_SYNC)) {
+		revoke_kv_get(line, REVOKE_FIELD_RESULT, a, sizeof(a));
+		printf("  sync: %s\n", a);
+	} else if (cli_output_line_is(line, REVOKE_LINE_UNPIN)) {
+		revoke_kv_get(line, REVOKE_FIELD_STEP, a, sizeof(a));
+		revoke_kv_get(line, REVOKE_FIELD_RESULT, b, sizeof(b));
+		if (!revoke_kv_get(line, REVOKE_FIELD_PATH, c, sizeof(c)) ||
+		    revoke_pct_decode(c, c))
+			strcpy(c, "?");
+		printf("  %s %s: %s%s%s\n", a, c, b, why[0] ? ": " : "", why);
+	} else if (cli_output_line_is(line, REVOKE_LINE_GONE)) {
+		revoke_kv_get(line, REVOKE_FIELD_FS, a, sizeof(a));
+		revoke_kv_get(line, REVOKE_FIELD_GONE, b, sizeof(b));
+		printf("  filesystem %s: %s%s\n", a, strcmp(b, "yes") ?
+		       "NOT gone: " : "gone", why);
+	}
 }
 
 /* A loop device, a tty or an io_uring instance, as text. */
@@ -35,6 +68,14 @@ static void print_reach(const char *line)
 	char rdev[32] = "?", rel[16] = "0", why[64] = "";
 	char pid[24] = "?", fd[24] = "?", files[24] = "0", bufs[24] = "0";
 
+	if (cli_output_line_is(line, REVOKE_LINE_SYNC) ||
+	    cli_output_line_is(line, REVOKE_LINE_UNPIN) ||
+	    cli_output_line_is(line, REVOKE_LINE_GONE)) {
+		print_umount(line);
+		return;
+	}
+	if (cli_output_line_is(line, REVOKE_LINE_PIN))
+		return;		/* what the unpin lines act on */
 	if (cli_output_line_is(line, REVOKE_LINE_IO_URING)) {
 		revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
 		revoke_kv_get(line, REVOKE_FIELD_FD, fd, sizeof(fd));
@@ -61,8 +102,8 @@ static void print_reach(const char *line)
 		       "still bound", rel, why[0] ? "; failed: " : "", why);
 }
 
-/* Exit statuses of add (documented in revoke-bpf(8) and its --help). */
-#define EXIT_REACH_LEFT 3	/* a loop device or tty was not handled */
+/* Exit statuses of add and umount (revoke-bpf(8) and its --help). */
+#define EXIT_REACH_LEFT 3	/* a loop device, tty, mount or swap was not */
 #define EXIT_HOLDERS_LEFT 4	/* some holder may keep its access */
 
 /* What the lines after the counts leave undone: 0 or an exit status. */
@@ -105,6 +146,10 @@ static int print_report(char *body)
 		cli_output_json_lines("loops", body, REVOKE_LINE_LOOP);
 		cli_output_json_lines("ttys", body, REVOKE_LINE_TTY);
 		cli_output_json_lines("io_uring", body, REVOKE_LINE_IO_URING);
+		cli_output_json_lines("sync", body, REVOKE_LINE_SYNC);
+		cli_output_json_lines("pins", body, REVOKE_LINE_PIN);
+		cli_output_json_lines("unpins", body, REVOKE_LINE_UNPIN);
+		cli_output_json_lines("filesystems", body, REVOKE_LINE_GONE);
 		while ((line = cli_output_next_line(&body)))
 			status = left_undone(line, status);
 		return status;
@@ -207,6 +252,12 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 		return 1;
 	if (path && (fd = cli_target_open(path, &req)) < 0)
 		return 1;
+	/* this process standing in the filesystem would keep it mounted */
+	if (verb == REVOKE_VERB_UMOUNT && chdir("/")) {
+		p_err("cannot leave the current directory: %s", strerror(errno));
+		close(fd);
+		return 1;
+	}
 	/* closes @fd */
 	if (cli_call(&req, fd, &word, &body, &resp))
 		goto out;
@@ -240,4 +291,18 @@ int do_add(int argc, char **argv)
 int do_del(int argc, char **argv)
 {
 	return do_change(REVOKE_VERB_DEL, argc, argv);
+}
+
+/**
+ * do_umount() - revoke-bpf umount: forced unmount
+ * @argc: number of arguments after the command
+ * @argv: the arguments: MOUNTPOINT and add's --timeout, --spare, --cause
+ *
+ * Return: 0 once the filesystem is gone; EXIT_REACH_LEFT if a mount, swap
+ * file or loop device still holds it, EXIT_HOLDERS_LEFT if some holder
+ * could not be handled; 1 if nothing was done.
+ */
+int do_umount(int argc, char **argv)
+{
+	return do_change(REVOKE_VERB_UMOUNT, argc, argv);
 }

@@ -46,8 +46,15 @@ static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
 {
 	const char *a = argv[*i];
 
-	if (req->verb != REVOKE_VERB_ADD)
+	if (req->verb != REVOKE_VERB_ADD && req->verb != REVOKE_VERB_UMOUNT)
 		return 0;
+	if (req->verb == REVOKE_VERB_UMOUNT &&
+	    (!strcmp(a, "--removed") || !strcmp(a, "--release") ||
+	     !strcmp(a, "--no-release"))) {
+		p_err("umount takes no %s: it releases every descriptor of the "
+		      "filesystem", a);
+		return -1;
+	}
 	if (!strcmp(a, "--removed")) {
 		req->removed = true;
 	} else if (!strcmp(a, "--cause")) {
@@ -78,8 +85,7 @@ static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
 
 /*
  * The operand of --fs: a PATH on the filesystem (sent as a descriptor),
- * or, but for add, the filesystem's MAJ:MIN as /proc/self/mountinfo shows
- * it.  0, or -1 after a message.
+ * or, for del, the filesystem's MAJ:MIN as /proc/self/mountinfo shows it.  0, or -1 after a message.
  */
 static int fs_target(const char *operand, const char *devspec,
 		     const char *rdevspec, struct revoke_req *req,
@@ -95,7 +101,7 @@ static int fs_target(const char *operand, const char *devspec,
 		      "the filesystem)");
 		return -1;
 	}
-	if (req->verb != REVOKE_VERB_ADD &&
+	if (req->verb == REVOKE_VERB_DEL &&
 	    !revoke_parse_devspec(operand, &req->fs_major, &req->fs_minor)) {
 		req->fs = REVOKE_FS_DEV;
 		return 0;
@@ -207,7 +213,7 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 			operand = a;
 		}
 	}
-	if (fs)
+	if (fs || req->verb == REVOKE_VERB_UMOUNT)
 		return fs_target(operand, devspec, rdevspec, req, path);
 	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
 		return device_target(operand, devspec, rdevspec, req);

@@ -22,6 +22,7 @@
 #define REVOKE_OK_UNLOADED	"unloaded"
 #define REVOKE_OK_IGNORED	"ignored"	/* uevent the policy leaves alone */
 #define REVOKE_OK_RELOADED	"reloaded"
+#define REVOKE_OK_UMOUNTED	"umounted"
 
 extern const char *const revoke_ok_words[];	/* NULL-terminated */
 
@@ -31,6 +32,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_IO_URING	"io_uring"
 #define REVOKE_LINE_LOOP	"loop"
 #define REVOKE_LINE_TTY		"tty"
+#define REVOKE_LINE_SYNC	"sync"		/* umount's syncfs */
+#define REVOKE_LINE_GONE	"filesystem"	/* umount: gone=yes|no */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -47,6 +50,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_CAUSE		"cause"
 #define REVOKE_FIELD_FS			"fs"	/* a filesystem's s_dev */
 #define REVOKE_FIELD_FSTYPE		"fstype"
+#define REVOKE_FIELD_RESULT		"result"
 
 /* add's line of counts (struct revoke_report), also in list */
 #define REVOKE_FIELD_HOLDERS		"holders"

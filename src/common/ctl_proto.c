@@ -497,7 +497,7 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	bool wants_ino = revoke_verb_takes(req->verb, REVOKE_FIELDS_TARGET);
 	bool add_fields = revoke_verb_takes(req->verb, REVOKE_FIELDS_ADD);
 	bool device = req->has_rdev || req->rdev_type || req->removed ||
-		      req->cause[0];
+		      (req->cause[0] && !req->fs);
 
 	if (revoke_verb_takes(req->verb, REVOKE_FIELDS_UEVENT)) {
 		if (!req->action[0] || !req->has_rdev || !req->rdev_type) {

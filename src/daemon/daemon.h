@@ -82,6 +82,8 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 
 struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
 					 const struct revoke_req *req);
+void verbs_sum_results(struct pipeline_result *sum,
+		       const struct pipeline_result *res);
 
 /* answer.c */
 void answer_err(struct rbuf *resp, int errnum, const char *fmt, ...)
@@ -116,6 +118,10 @@ int filesystems_add(struct daemon *d, const struct ctl_peer *peer,
 int filesystems_del(struct daemon *d, const struct ctl_peer *peer,
 		    const struct revoke_req *req, struct rbuf *resp);
 int filesystems_list(struct daemon *d, struct rbuf *body);
+
+/* umount.c */
+int umount_fs(struct daemon *d, const struct ctl_peer *peer,
+	      const struct revoke_req *req, struct rbuf *resp);
 
 /* request_keys.c */
 int request_keys_find(struct daemon *d, const struct ctl_peer *peer,

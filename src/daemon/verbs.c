@@ -48,9 +48,13 @@ struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
 	};
 }
 
-/* Add @res's counts and timings to @sum's; @sum keeps @res's failures. */
-static void verbs_sum_results(struct pipeline_result *sum,
-			      const struct pipeline_result *res)
+/**
+ * verbs_sum_results() - add one run's report to a sum
+ * @sum: the sum; it keeps @res's failures and kills
+ * @res: the run's report
+ */
+void verbs_sum_results(struct pipeline_result *sum,
+		       const struct pipeline_result *res)
 {
 	struct revoke_report *s = &sum->rep;
 	const struct revoke_report *r = &res->rep;
@@ -387,6 +391,7 @@ static const verbs_fn verbs_handlers[REVOKE_VERB_COUNT] = {
 	[REVOKE_VERB_UNLOAD] = verbs_unload,
 	[REVOKE_VERB_UEVENT] = verbs_uevent,
 	[REVOKE_VERB_RELOAD] = verbs_reload,
+	[REVOKE_VERB_UMOUNT] = umount_fs,
 };
 
 static bool verbs_may_act(const struct daemon *d, const struct ctl_peer *peer)
