@@ -31,6 +31,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_IO_URING	"io_uring"
 #define REVOKE_LINE_LOOP	"loop"
 #define REVOKE_LINE_TTY		"tty"
+#define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
+#define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -78,6 +80,14 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_DETACHED		"detached"
 #define REVOKE_FIELD_SCAN		"scan"
 #define REVOKE_FIELD_HUNGUP		"hungup"
+
+/* pin and unpin lines (kind, step, path, pid, dev, rdev, reason as above) */
+#define REVOKE_FIELD_NS			"ns"	/* mount namespace inode */
+#define REVOKE_FIELD_SUBMOUNT		"submount"
+#define REVOKE_FIELD_BACKING		"backing"
+#define REVOKE_FIELD_MATCH		"match"
+#define REVOKE_FIELD_MOUNTED		"mounted"
+#define REVOKE_FIELD_RESULT		"result"
 
 /* status (one field per line) */
 #define REVOKE_FIELD_DAEMON_PID		"daemon_pid"
