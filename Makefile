@@ -170,6 +170,9 @@ $(BUILD)/tests/%32: tests/helpers/%32.c | $(BUILD)/tests
 HELPER_LIBS_probe := -luring -lrt
 # uring keeps a file through io_uring only (liburing)
 HELPER_LIBS_uring := -luring
+# fs_pins_probe drives src/pipeline/fs_pins.h (what pins a filesystem)
+HELPER_LIBS_fs_pins_probe := $(call archive,pipeline) $(call archive,common)
+$(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)
 # fusefile is a FUSE server (libfuse 3)
 HELPER_LIBS_fusefile := $(shell pkg-config --cflags --libs fuse3)
 

@@ -34,6 +34,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_TTY		"tty"
 #define REVOKE_LINE_SYNC	"sync"		/* umount's syncfs */
 #define REVOKE_LINE_GONE	"filesystem"	/* umount: gone=yes|no */
+#define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
+#define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -84,6 +86,13 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_DETACHED		"detached"
 #define REVOKE_FIELD_SCAN		"scan"
 #define REVOKE_FIELD_HUNGUP		"hungup"
+
+/* pin and unpin lines (kind, step, path, pid, dev, rdev, reason as above) */
+#define REVOKE_FIELD_NS			"ns"	/* mount namespace inode */
+#define REVOKE_FIELD_SUBMOUNT		"submount"
+#define REVOKE_FIELD_BACKING		"backing"
+#define REVOKE_FIELD_MATCH		"match"
+#define REVOKE_FIELD_MOUNTED		"mounted"
 
 /* status (one field per line) */
 #define REVOKE_FIELD_DAEMON_PID		"daemon_pid"
