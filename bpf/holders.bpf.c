@@ -383,6 +383,8 @@ int revoke_ident(struct bpf_iter__task_file *ctx)
 	inode_key(inode, &rec.key);
 	rec.s_dev = sb->s_dev;
 	rec.sb = (__u64)sb;
+	if (file->f_path.dentry == BPF_CORE_READ(file, f_path.mnt, mnt_root))
+		rec.flags |= REVOKE_IDENT_MNT_ROOT;
 	rec.mode = inode->i_mode;
 	rec.rdev = inode->i_rdev;
 	bpf_probe_read_kernel_str(rec.fstype, sizeof(rec.fstype),

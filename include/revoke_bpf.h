@@ -540,6 +540,7 @@ struct revoke_fs_layout {
 #define REVOKE_IDENT_UPPER	0x1	/* @upper is an overlayfs upper file */
 #define REVOKE_IDENT_LOWER	0x2	/* @lower is an overlayfs lower file */
 #define REVOKE_IDENT_STACKED	0x4	/* a layer is itself on overlayfs */
+#define REVOKE_IDENT_MNT_ROOT	0x8	/* it is the root of its mount */
 #define REVOKE_FSTYPE_LEN 16
 
 /**

@@ -12,6 +12,8 @@ PACKAGES=(
 	# the VM suite: .ko.xz modules (6.12 and newer), btrfs and xfs made on
 	# the host's tools, 32-bit static test programs, a FUSE server
 	xz-utils btrfs-progs xfsprogs gcc-multilib fuse3 libfuse3-dev
+	# umount.bats: vfat, the USB stick's filesystem
+	dosfstools
 )
 # make bench also plots
 [ "${1:-}" = bench ] && PACKAGES+=(gnuplot-nox)

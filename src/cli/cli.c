@@ -77,7 +77,8 @@ static int do_help(int argc, char **argv)
 	       "./NAME.  Talks to revoke-bpfd on %s.\n"
 	       "--reply-timeout S (default %d; 0: no limit) bounds each wait for\n"
 	       "revoke-bpfd: connecting, its reading the request, and its reply,\n"
-	       "except the reply to add, which takes as long as the holders do;\n"
+	       "except the replies to add and umount, which take as long as the\n"
+	       "holders do;\n"
 	       "a wait that times out is named, and the command exits 1.\n",
 	       REVOKE_SOCKET_PATH, CTL_CLIENT_TIMEOUT_DEFAULT_MS / 1000);
 	return 0;

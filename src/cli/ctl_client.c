@@ -265,8 +265,9 @@ int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
 	fd = ctl_open(path, req, send_fd, err, errlen);
 	if (fd < 0)
 		return fd;
-	/* add takes as long as its holders do, once revoke-bpfd has it */
-	ret = recv_all(fd, resp, req->verb == REVOKE_VERB_ADD ? 0 :
+	/* add and umount take as long as the holders do, once it has them */
+	ret = recv_all(fd, resp, req->verb == REVOKE_VERB_ADD ||
+			   req->verb == REVOKE_VERB_UMOUNT ? 0 :
 			   deadline_in(timeout_ms));
 	if (ret == -ETIMEDOUT)
 		snprintf(err, errlen, "timed out after %u s waiting for "

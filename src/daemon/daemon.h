@@ -99,10 +99,12 @@ void answer_report(struct rbuf *resp, const struct revoke_report *r);
  * @s_dev: its super_block's s_dev (kernel encoding)
  * @sb: its super_block's address, or 0 if it was named by number
  * @fstype: its type's name, or "" if it was named by number
+ * @mnt_root: the file sent is the root of its mount (a mount point)
  */
 struct fs_target {
 	uint32_t s_dev;
 	uint64_t sb;
+	bool mnt_root;
 	char fstype[REVOKE_FSTYPE_LEN];
 };
 

@@ -106,6 +106,7 @@ int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
 	}
 	t->s_dev = id.s_dev;
 	t->sb = id.sb;
+	t->mnt_root = id.flags & REVOKE_IDENT_MNT_ROOT;
 	memcpy(t->fstype, id.fstype, sizeof(t->fstype));
 	t->fstype[sizeof(t->fstype) - 1] = '\0';
 	return filesystems_refuse(d, t, why, len);

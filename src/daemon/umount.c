@@ -183,7 +183,9 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 	fs_pins_print(&u->lines, &pins);
 	fs_release(&pins, &rep);
 	fs_release_print(&u->lines, &pins, &rep);
-	if (fs_gone_wait(dev, pins.source, (int)u->opts.timeout_ms, why,
+	/* a step that failed leaves it mounted: no use waiting for it */
+	if (rep.failed ? fs_gone_check(dev, pins.source, why, sizeof(why)) :
+	    fs_gone_wait(dev, pins.source, (int)u->opts.timeout_ms, why,
 			 sizeof(why))) {
 		super_set_del(&u->d->rb, t->s_dev, &change);
 		umount_gone_line(u, t->s_dev, true, NULL);
@@ -219,6 +221,13 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	if (!err && !t.sb) {
 		snprintf(why, sizeof(why), "bad request: umount names the "
 			 "filesystem by a descriptor of its mount point");
+		err = -EINVAL;
+	}
+	if (!err && !t.mnt_root) {
+		snprintf(why, sizeof(why), "'%s' is not a mount point (it is "
+			 "on filesystem %u:%u); umount takes the directory a "
+			 "filesystem is mounted on", req->path,
+			 revoke_kdev_major(t.s_dev), revoke_kdev_minor(t.s_dev));
 		err = -EINVAL;
 	}
 	if (err) {

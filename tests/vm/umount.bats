@@ -1,0 +1,277 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Forced unmount and whole-filesystem revocation, on every filesystem the
+# README names: "revoke-bpf umount" takes a filesystem off the machine
+# whoever holds it (descriptors, mappings, a program running from it, a
+# blocked reader, a chroot, a current directory, a submount, another mount
+# namespace), keeps every byte written before it, and leaves the rest of
+# the machine alone; "add --fs" revokes a filesystem without unmounting it.
+
+load lib
+
+BUSYBOX=/bin/busybox	# static: runs from any filesystem, and in a chroot
+
+setup() {
+	D=$(mktemp -d /tmp/umount.XXXXXX)
+	PIDS=()
+	LOOPS=()
+}
+
+teardown() {
+	local p m l
+	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+	for m in $(awk -v d="$D" 'index($5, d) == 1 { print $5 }' \
+		   /proc/self/mountinfo | sort -r); do
+		umount "$m" 2>/dev/null || true
+	done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	revoke-bpf list | awk '$3 == "filesystem" { print $1 }' |
+		while read -r fs; do revoke-bpf del --fs "$fs" >/dev/null; done
+	rm -rf "$D"
+}
+
+# make_fs FS MNT: a fresh FS (ext4, xfs, btrfs, vfat) on a loop device,
+# mounted on MNT; sets L to the loop device.
+make_fs() {
+	local fs=$1 mnt=$2 size=64M
+	[ "$fs" = xfs ] && size=320M
+	[ "$fs" = btrfs ] && size=128M
+	truncate -s "$size" "$D/${mnt##*/}.img"
+	L=$(losetup -f)
+	losetup "$L" "$D/${mnt##*/}.img"
+	LOOPS+=("$L")
+	case $fs in
+	ext4) mke2fs -q -t ext4 "$L" ;;
+	xfs) mkfs.xfs -q -f "$L" ;;
+	btrfs) mkfs.btrfs -q -f "$L" >/dev/null ;;
+	vfat) mkfs.fat "$L" >/dev/null ;;
+	esac
+	mkdir -p "$mnt"
+	mount "$L" "$mnt"
+}
+
+# bg CMD...: run CMD in the background (bats's fd 3 closed); sets BG.
+bg() {
+	"$@" 3>&- &
+	BG=$!
+	PIDS+=("$BG")
+}
+
+# sysfs_dir FS DEV: the directory the filesystem has in sysfs while mounted
+sysfs_dir() {
+	case $1 in
+	ext4|xfs) echo "/sys/fs/$1/${2#/dev/}" ;;
+	btrfs) echo "/sys/fs/btrfs/$(btrfs filesystem show "$2" |
+				      sed -n 's/.*uuid: //p')" ;;
+	esac
+}
+
+# populate FS M: hold M every way FS allows, each holder saying what it
+# saw in $D/NAME.out; sets R (reader), W (writer), MP (mapper), E (program
+# running from M), F (FIFO reader), C (chroot), CW (cwd), NS (other mount
+# namespace).
+populate() {
+	local fs=$1 m=$2
+	echo "some content" > "$m/data"
+	mkdir "$m/d" "$m/sub"
+	cp "$BUSYBOX" "$m/busybox"
+	mount -t tmpfs sub "$m/sub"
+	# a reader that reads again once told to ($D/go)
+	bg bash -c 'exec 7<"$1"; echo ready >"$2/r.ready"
+		while [ ! -e "$2/go" ]; do sleep 0.05; done
+		cat <&7 >"$2/r.out" 2>&1; echo "rc=$?" >>"$2/r.out"' - "$m/data" "$D"
+	R=$BG
+	# a writer whose data is not synced yet
+	bg bash -c 'exec 8>>"$1"; echo "written before umount" >&8
+		echo ready >"$2/w.ready"; exec sleep 1000' - "$m/written" "$D"
+	W=$BG
+	start_holder "$D/mp.out" mmap "$m/data"
+	MP=$HOLDER_PID
+	PIDS+=("$MP")
+	bg "$m/busybox" sleep 1000
+	E=$BG
+	F=
+	if [ "$fs" != vfat ]; then	# vfat has no FIFOs
+		mkfifo "$m/fifo"
+		bash -c 'exec cat 0<>"$1"' - "$m/fifo" >"$D/f.out" 2>&1 3>&- &
+		F=$!
+		PIDS+=("$F")
+	fi
+	bg chroot "$m" /busybox sleep 1000
+	C=$BG
+	bg bash -c 'cd "$1/d" && exec sleep 1000' - "$m"
+	CW=$BG
+	bg unshare -m --propagation private sleep 1000
+	NS=$BG
+	while [ ! -e "$D/r.ready" ] || [ ! -e "$D/w.ready" ]; do sleep 0.05; done
+	[ -z "$F" ] || wait_blocked "$F"
+	while [ "$(readlink "/proc/$CW/cwd")" != "$m/d" ]; do sleep 0.05; done
+	grep -q " $m " "/proc/$NS/mountinfo"
+}
+
+# other_fs: an unrelated ext4 filesystem, with a file open by a process
+other_fs() {
+	make_fs ext4 "$D/other"
+	echo "not touched" > "$D/other/file"
+	bg bash -c 'exec 7<"$1"; sleep 1000' - "$D/other/file"
+	O=$BG
+}
+
+# check_forced FS M L DIR: what each holder of M saw after "revoke-bpf
+# umount"; DIR is the filesystem's sysfs directory while it was mounted
+check_forced() {
+	local fs=$1 m=$2 l=$3 dir=$4
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
+	echo "$output" | grep -Eq "^  killed: pid $E \(busybox\) uid 0: exe: exe_on_fs$"
+	echo "$output" | grep -Eq "^  killed: pid $C \(busybox\) uid 0: exe: exe_on_fs$"
+	# gone from every namespace, and from sysfs
+	! grep -q " $m " /proc/self/mountinfo
+	! grep -q " $m " "/proc/$NS/mountinfo"
+	[ -z "$dir" ] || [ ! -e "$dir" ]
+	# the reader's descriptor reads EIO
+	touch "$D/go"
+	while ! grep -q '^rc=' "$D/r.out" 2>/dev/null; do sleep 0.05; done
+	[ "$(cat "$D/r.out")" = "$(printf 'cat: read error: Input/output error\nrc=1')" ]
+	# the mapper died of SIGBUS BUS_ADRERR at its next access
+	wait_line "$D/mp.out" "SIGBUS si_code=BUS_ADRERR"
+	# the blocked FIFO reader woke into EIO
+	if [ -n "$F" ]; then
+		wait "$F" || true
+		[ "$(cat "$D/f.out")" = "cat: read error: Input/output error" ]
+	fi
+	# the current directory moved to /, the process alive
+	[ "$(readlink "/proc/$CW/cwd")" = / ]
+	kill -0 "$CW"
+	# the program running from it and the chroot were killed
+	! kill -0 "$E" 2>/dev/null || [ "$(awk '/^State/ { print $2 }' "/proc/$E/status")" = Z ]
+	! kill -0 "$C" 2>/dev/null || [ "$(awk '/^State/ { print $2 }' "/proc/$C/status")" = Z ]
+	# every byte written before the command is on the device
+	mkdir -p "$D/again"
+	mount "$l" "$D/again"
+	[ "$(cat "$D/again/written")" = "written before umount" ]
+	[ "$(cat "$D/again/data")" = "some content" ]
+	umount "$D/again"
+	# the unrelated filesystem is untouched
+	[ "$(cat "$D/other/file")" = "not touched" ]
+	[ "$(cat "/proc/$O/fd/7")" = "not touched" ]
+}
+
+forced_unmount() {
+	local fs=$1 l dir
+	make_fs "$fs" "$D/m"
+	l=$L
+	dir=$(sysfs_dir "$fs" "$l")
+	[ -z "$dir" ] || [ -d "$dir" ]
+	other_fs
+	populate "$fs" "$D/m"
+	run revoke-bpf umount "$D/m"
+	echo "$output"
+	check_forced "$fs" "$D/m" "$l" "$dir"
+}
+
+@test "ext4: umount ends every holder, unmounts in every namespace and keeps written data" {
+	forced_unmount ext4
+}
+
+@test "xfs: umount ends every holder, unmounts in every namespace and keeps written data" {
+	forced_unmount xfs
+}
+
+@test "btrfs: umount ends every holder, unmounts in every namespace and keeps written data" {
+	forced_unmount btrfs
+}
+
+@test "vfat: umount ends every holder, unmounts in every namespace and keeps written data" {
+	forced_unmount vfat
+}
+
+@test "umount --spare leaves a program running from the filesystem alive, exits 4 and keeps it revoked" {
+	make_fs ext4 "$D/m"
+	cp "$BUSYBOX" "$D/m/busybox"
+	echo data > "$D/m/data"
+	bg "$D/m/busybox" sleep 1000
+	E=$BG
+	while [ "$(readlink "/proc/$E/exe")" != "$D/m/busybox" ]; do sleep 0.05; done
+	run revoke-bpf umount --spare "$D/m"
+	echo "$output"
+	[ "$status" -eq 4 ]
+	echo "$output" | grep -Fxq "  failed: pid $E (busybox) uid 0: exe: exe_on_fs"
+	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
+	kill -0 "$E"
+	grep -q " $D/m " /proc/self/mountinfo
+	run cat "$D/m/data"
+	[ "$status" -eq 1 ]
+	[ "$output" = "cat: can't open '$D/m/data': Input/output error" ]
+	revoke-bpf list | grep -q " filesystem "
+}
+
+@test "umount of a directory that is not a mount point is refused and changes nothing" {
+	make_fs ext4 "$D/m"
+	mkdir "$D/m/d"
+	echo data > "$D/m/d/f"
+	run revoke-bpf umount "$D/m/d"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "revoke-bpf: umount: '$D/m/d' is not a mount point (it is on filesystem "*"); umount takes the directory a filesystem is mounted on" ]]
+	grep -q " $D/m " /proc/self/mountinfo
+	[ "$(cat "$D/m/d/f")" = data ]
+	! revoke-bpf list | grep -q " filesystem "
+}
+
+@test "umount by a user who is not root is refused" {
+	chmod 755 "$D"
+	make_fs ext4 "$D/m"
+	run "$ASUSER" 65534 revoke-bpf umount "$D/m"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"only root may use 'umount' (you are uid 65534)"* ]]
+	grep -q " $D/m " /proc/self/mountinfo
+}
+
+@test "add --fs revokes every file of a filesystem, open before or after, and del --fs lifts it" {
+	make_fs ext4 "$D/m"
+	echo before > "$D/m/a"
+	exec 7<"$D/m/a"
+	run revoke-bpf add --fs "$D/m"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^filesystem\ [0-9]+:[0-9]+\ \(ext4\)\ of\ $D/m:\ revoked$ ]]
+	run cat <&7
+	[ "$output" = "cat: read error: Input/output error" ]
+	run cat "$D/m/a"
+	[ "$output" = "cat: can't open '$D/m/a': Input/output error" ]
+	run bash -c "echo x > '$D/m/new'"
+	[[ "$output" == *"$D/m/new: Input/output error" ]]
+	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+	grep -q " $D/m " /proc/self/mountinfo
+	run revoke-bpf del --fs "$D/m"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" =~ ^filesystem\ [0-9]+:[0-9]+\ \(ext4\)\ of\ $D/m:\ no\ longer\ revoked$ ]]
+	[ "$(cat "$D/m/a")" = before ]
+	exec 7<&-
+}
+
+@test "btrfs: add --fs revokes the files of every subvolume" {
+	make_fs btrfs "$D/m"
+	btrfs subvolume create "$D/m/sv1" >/dev/null
+	btrfs subvolume create "$D/m/sv2" >/dev/null
+	echo one > "$D/m/sv1/f"
+	echo two > "$D/m/sv2/f"
+	run revoke-bpf add --fs "$D/m"
+	[ "$status" -eq 0 ]
+	run cat "$D/m/sv1/f"
+	[ "$output" = "cat: can't open '$D/m/sv1/f': Input/output error" ]
+	run cat "$D/m/sv2/f"
+	[ "$output" = "cat: can't open '$D/m/sv2/f': Input/output error" ]
+	revoke-bpf del --fs "$D/m" >/dev/null
+	[ "$(cat "$D/m/sv2/f")" = two ]
+}
+
+@test "add --fs of the filesystem revoke-bpfd runs from is refused" {
+	run revoke-bpf add --fs /
+	[ "$status" -eq 1 ]
+	[[ "$output" == "revoke-bpf: add: filesystem "*" cannot be revoked: revoke-bpfd runs from it (its root or its executable is on it)" ]]
+	run revoke-bpf add --fs /proc
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: add: proc cannot be revoked: revoke-bpfd works through it" ]
+}
