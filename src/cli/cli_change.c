@@ -54,6 +54,15 @@ static void print_umount(const char *line)
 		    revoke_pct_decode(c, c))
 			strcpy(c, "?");
 		printf("  %s %s: %s%s%s\n", a, c, b, why[0] ? ": " : "", why);
+	} else if (cli_output_line_is(line, REVOKE_LINE_UMOUNT)) {
+		char d[4][24] = { "?", "?", "?", "?" };
+
+		revoke_kv_get(line, REVOKE_FIELD_SYNC_US, d[0], sizeof(d[0]));
+		revoke_kv_get(line, REVOKE_FIELD_PIPELINE_US, d[1], sizeof(d[1]));
+		revoke_kv_get(line, REVOKE_FIELD_RELEASE_US, d[2], sizeof(d[2]));
+		revoke_kv_get(line, REVOKE_FIELD_GONE_US, d[3], sizeof(d[3]));
+		printf("  took (us): sync %s, holders %s, release %s, gone %s\n",
+		       d[0], d[1], d[2], d[3]);
 	} else if (cli_output_line_is(line, REVOKE_LINE_GONE)) {
 		revoke_kv_get(line, REVOKE_FIELD_FS, a, sizeof(a));
 		revoke_kv_get(line, REVOKE_FIELD_GONE, b, sizeof(b));
@@ -69,6 +78,7 @@ static void print_reach(const char *line)
 	char pid[24] = "?", fd[24] = "?", files[24] = "0", bufs[24] = "0";
 
 	if (cli_output_line_is(line, REVOKE_LINE_SYNC) ||
+	    cli_output_line_is(line, REVOKE_LINE_UMOUNT) ||
 	    cli_output_line_is(line, REVOKE_LINE_UNPIN) ||
 	    cli_output_line_is(line, REVOKE_LINE_GONE)) {
 		print_umount(line);
@@ -150,6 +160,7 @@ static int print_report(char *body)
 		cli_output_json_lines("pins", body, REVOKE_LINE_PIN);
 		cli_output_json_lines("unpins", body, REVOKE_LINE_UNPIN);
 		cli_output_json_lines("filesystems", body, REVOKE_LINE_GONE);
+		cli_output_json_lines("umount", body, REVOKE_LINE_UMOUNT);
 		while ((line = cli_output_next_line(&body)))
 			status = left_undone(line, status);
 		return status;

@@ -34,6 +34,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_TTY		"tty"
 #define REVOKE_LINE_SYNC	"sync"		/* umount's syncfs */
 #define REVOKE_LINE_GONE	"filesystem"	/* umount: gone=yes|no */
+#define REVOKE_LINE_UMOUNT	"umount"	/* umount: time per step */
 #define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
 #define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 
@@ -53,6 +54,10 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_FS			"fs"	/* a filesystem's s_dev */
 #define REVOKE_FIELD_FSTYPE		"fstype"
 #define REVOKE_FIELD_RESULT		"result"
+#define REVOKE_FIELD_SYNC_US		"sync_us"
+#define REVOKE_FIELD_PIPELINE_US	"pipeline_us"
+#define REVOKE_FIELD_RELEASE_US		"release_us"
+#define REVOKE_FIELD_GONE_US		"gone_us"
 
 /* add's line of counts (struct revoke_report), also in list */
 #define REVOKE_FIELD_HOLDERS		"holders"

@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/common.h"
@@ -46,6 +47,9 @@
  * @sum: the pipeline's report, summed over every filesystem unmounted
  * @lines: what was done besides (sync, pins, unpins, gone), in order
  * @gone: every filesystem went
+ * @us: microseconds spent in each step, summed over every filesystem:
+ *	UMOUNT_SYNC, UMOUNT_PIPELINE, UMOUNT_RELEASE (finding and releasing
+ *	the pins), UMOUNT_GONE (waiting for the super_block to go)
  */
 struct umount_run {
 	struct daemon *d;
@@ -54,7 +58,27 @@ struct umount_run {
 	struct pipeline_result sum;
 	struct rbuf lines;
 	bool gone;
+	uint64_t us[4];
 };
+
+enum { UMOUNT_SYNC, UMOUNT_PIPELINE, UMOUNT_RELEASE, UMOUNT_GONE };
+
+static uint64_t umount_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Add the time since *@t to step @step, and restart *@t. */
+static void umount_took(struct umount_run *u, int step, uint64_t *t)
+{
+	uint64_t now = umount_now_us();
+
+	u->us[step] += now - *t;
+	*t = now;
+}
 
 /*
  * syncfs() the filesystem of @fd, an O_PATH descriptor, in a child, and
@@ -154,7 +178,9 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 	enum revoke_change change;
 	struct fs_pins pins = {};
 	struct rbuf fail = {};
+	uint64_t at = umount_now_us();
 	char why[256];
+	bool gone;
 	int err;
 
 	if (filesystems_deny(u->d, t, u->cause, &change, &fail)) {
@@ -165,14 +191,18 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 	}
 	rbuf_free(&fail);
 	err = fs_pins_find(dev, &pins, why, sizeof(why));
-	if (!err)
+	umount_took(u, UMOUNT_RELEASE, &at);
+	if (!err) {
 		umount_inner(u, &pins, depth);
+		at = umount_now_us();
+	}
 	if (!pipeline_run_fs(&u->d->pipeline, t->s_dev, &u->opts, &res)) {
 		pipeline_report_log_run("umount", &res);
 		pipeline_report_log(&res);
 		verbs_sum_results(&u->sum, &res);
 	}
 	pipeline_result_free(&res);
+	umount_took(u, UMOUNT_PIPELINE, &at);
 	if (err) {
 		umount_gone_line(u, t->s_dev, false, "pins_not_found");
 		log_err("umount fs=%u:%u: %s\n", revoke_kdev_major(t->s_dev),
@@ -183,10 +213,13 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 	fs_pins_print(&u->lines, &pins);
 	fs_release(&pins, &rep);
 	fs_release_print(&u->lines, &pins, &rep);
+	umount_took(u, UMOUNT_RELEASE, &at);
 	/* a step that failed leaves it mounted: no use waiting for it */
-	if (rep.failed ? fs_gone_check(dev, pins.source, why, sizeof(why)) :
-	    fs_gone_wait(dev, pins.source, (int)u->opts.timeout_ms, why,
-			 sizeof(why))) {
+	gone = rep.failed ? fs_gone_check(dev, pins.source, why, sizeof(why)) :
+	       fs_gone_wait(dev, pins.source, (int)u->opts.timeout_ms, why,
+			    sizeof(why));
+	umount_took(u, UMOUNT_GONE, &at);
+	if (gone) {
 		super_set_del(&u->d->rb, t->s_dev, &change);
 		umount_gone_line(u, t->s_dev, true, NULL);
 	} else {
@@ -212,6 +245,7 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp)
 {
 	struct umount_run u = { .d = d, .gone = true };
+	uint64_t start = umount_now_us(), at = start;
 	struct fs_target t;
 	const char *synced;
 	char why[512];
@@ -238,6 +272,7 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	u.opts.release = REVOKE_RELEASE_YES;
 	u.cause = req->cause[0] ? req->cause : "umount";
 	synced = umount_sync(peer->sent_fd, u.opts.timeout_ms);
+	umount_took(&u, UMOUNT_SYNC, &at);
 	rbuf_printf(&u.lines, REVOKE_LINE_SYNC " " REVOKE_FIELD_FS "=%u:%u "
 		    REVOKE_FIELD_RESULT "=%s\n", revoke_kdev_major(t.s_dev),
 		    revoke_kdev_minor(t.s_dev), synced);
@@ -254,6 +289,14 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	answer_pipeline(resp, 0, &u.sum);
 	pipeline_report_lines(resp, &u.sum);
 	rbuf_printf(resp, "%.*s", (int)u.lines.len, u.lines.data);
+	rbuf_printf(resp, REVOKE_LINE_UMOUNT " " REVOKE_FIELD_SYNC_US "=%llu "
+		    REVOKE_FIELD_PIPELINE_US "=%llu " REVOKE_FIELD_RELEASE_US
+		    "=%llu " REVOKE_FIELD_GONE_US "=%llu " REVOKE_FIELD_TOTAL_US
+		    "=%llu\n", (unsigned long long)u.us[UMOUNT_SYNC],
+		    (unsigned long long)u.us[UMOUNT_PIPELINE],
+		    (unsigned long long)u.us[UMOUNT_RELEASE],
+		    (unsigned long long)u.us[UMOUNT_GONE],
+		    (unsigned long long)(umount_now_us() - start));
 	resp->failed |= u.lines.failed;
 	rbuf_free(&u.lines);
 	pipeline_result_free(&u.sum);

@@ -61,6 +61,17 @@ static bool fs_ref_has(const struct holder_fsrefs *refs, pid_t tgid,
 	return false;
 }
 
+/* Is @pid named by a failure already (one the policy spared)? */
+static bool fs_failed_before(const struct pipeline_result *res, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < res->nfail; i++)
+		if (res->fail[i].pid == pid && !res->fail[i].settled)
+			return true;
+	return false;
+}
+
 /*
  * Move @p's current directory to its root: chdir("/") injected while every
  * thread is stopped, the "/" written below its stack and put back after.
@@ -118,6 +129,8 @@ static int fs_places(struct pipeline *pl, uint32_t s_dev, bool move,
 	for (i = 0; !err && i < set.nr; i++) {
 		const struct holder_proc *p = &set.procs[i];
 
+		if (!move && fs_failed_before(res, p->tgid))
+			continue;
 		res->rep.holders++;
 		if (fs_ref_has(&refs, p->tgid, REVOKE_HOLDER_EXE))
 			pipeline_fail_kept(res, p->tgid, "exe", "exe_on_fs");

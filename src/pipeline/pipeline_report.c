@@ -122,16 +122,22 @@ static int append(void **arr, size_t *n, const void *more, size_t nmore,
 }
 
 /**
- * pipeline_report_merge() - add @res's kills and passes to @sum's
+ * pipeline_report_merge() - add @res's failures, kills, rings and passes
+ *	to @sum's
  * @sum: the sum (its counts are summed by the caller)
  * @res: one run's report, unchanged
  *
- * Return: 0, or -1 if memory is short (then @sum lists fewer kills).
+ * Return: 0, or -1 if memory is short (then @sum lists fewer of them).
  */
 int pipeline_report_merge(struct pipeline_result *sum,
 			  const struct pipeline_result *res)
 {
 	sum->passes += res->passes;
+	if (append((void **)&sum->fail, &sum->nfail, res->fail, res->nfail,
+		   sizeof(*res->fail)) ||
+	    append((void **)&sum->rings, &sum->nrings, res->rings,
+		   res->nrings, sizeof(*res->rings)))
+		return -1;
 	return append((void **)&sum->kill, &sum->nkill, res->kill, res->nkill,
 		      sizeof(*res->kill));
 }

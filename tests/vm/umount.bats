@@ -188,24 +188,39 @@ forced_unmount() {
 	forced_unmount vfat
 }
 
-@test "umount --spare leaves a program running from the filesystem alive, exits 4 and keeps it revoked" {
+@test "umount --spare leaves a holder it cannot stop alive, exits 4 and keeps the filesystem revoked and mounted" {
 	make_fs ext4 "$D/m"
-	cp "$BUSYBOX" "$D/m/busybox"
+	mkdir "$D/m/d"
 	echo data > "$D/m/data"
-	bg "$D/m/busybox" sleep 1000
-	E=$BG
-	while [ "$(readlink "/proc/$E/exe")" != "$D/m/busybox" ]; do sleep 0.05; done
+	# sleep, traced by strace, stands in the filesystem and cannot be stopped
+	bg bash -c 'cd "$1" && exec strace -o /dev/null -f sleep 1000' - "$D/m/d"
+	while ! T=$(pgrep -P "$BG" -x sleep); do sleep 0.05; done
+	PIDS+=("$T")
+	while [ "$(readlink "/proc/$T/cwd")" != "$D/m/d" ]; do sleep 0.05; done
 	run revoke-bpf umount --spare "$D/m"
 	echo "$output"
 	[ "$status" -eq 4 ]
-	echo "$output" | grep -Fxq "  failed: pid $E (busybox) uid 0: exe: exe_on_fs"
+	echo "$output" | grep -Eq "^  failed: pid $T \(sleep\) uid 0: [a-z]+: traced_by_pid_$BG$"
 	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
-	kill -0 "$E"
+	kill -0 "$T"
 	grep -q " $D/m " /proc/self/mountinfo
 	run cat "$D/m/data"
 	[ "$status" -eq 1 ]
 	[ "$output" = "cat: can't open '$D/m/data': Input/output error" ]
-	revoke-bpf list | grep -q " filesystem "
+	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+}
+
+@test "umount ends a program running from the filesystem, and names it" {
+	make_fs ext4 "$D/m"
+	cp "$BUSYBOX" "$D/m/busybox"
+	bg "$D/m/busybox" sleep 1000
+	E=$BG
+	while [ "$(readlink "/proc/$E/exe")" != "$D/m/busybox" ]; do sleep 0.05; done
+	run revoke-bpf umount "$D/m"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -Fxq "  killed: pid $E (busybox) uid 0: exe: exe_on_fs"
+	! grep -q " $D/m " /proc/self/mountinfo
 }
 
 @test "umount of a directory that is not a mount point is refused and changes nothing" {
@@ -274,4 +289,17 @@ forced_unmount() {
 	run revoke-bpf add --fs /proc
 	[ "$status" -eq 1 ]
 	[ "$output" = "revoke-bpf: add: proc cannot be revoked: revoke-bpfd works through it" ]
+}
+
+@test "a revoked filesystem unmounted by umount(8) is forgotten with its super_block, and the next one of that number works" {
+	make_fs ext4 "$D/m"
+	echo old > "$D/m/f"
+	revoke-bpf add --fs "$D/m" >/dev/null
+	[ "$(cat "$D/m/f" 2>&1)" = "cat: can't open '$D/m/f': Input/output error" ]
+	umount "$D/m"
+	! revoke-bpf list | grep -q " filesystem "
+	mke2fs -q -t ext4 "$L"
+	mount "$L" "$D/m"
+	echo new > "$D/m/f"
+	[ "$(cat "$D/m/f")" = new ]
 }
