@@ -144,16 +144,21 @@ static void umount_gone_line(struct umount_run *u, uint32_t s_dev, bool gone,
 static void umount_one(struct umount_run *u, const struct fs_target *t,
 		       int depth);
 
-/* The filesystems mounted from loop devices backed by files of @p's. */
-static void umount_inner(struct umount_run *u, const struct fs_pins *p,
-			 int depth)
+/*
+ * The filesystems mounted from loop devices backed by files of @p's.
+ * Return how many there were.
+ */
+static int umount_inner(struct umount_run *u, const struct fs_pins *p,
+			int depth)
 {
 	struct fs_target inner;
+	int n = 0;
 	size_t i;
 
 	for (i = 0; i < p->nr_loop; i++) {
 		if (!p->loop[i].mounted)
 			continue;
+		n++;
 		memset(&inner, 0, sizeof(inner));
 		revoke_kdev(major(p->loop[i].mounted_dev),
 			    minor(p->loop[i].mounted_dev), &inner.s_dev);
@@ -165,6 +170,7 @@ static void umount_inner(struct umount_run *u, const struct fs_pins *p,
 		}
 		umount_one(u, &inner, depth + 1);
 	}
+	return n;
 }
 
 /* Deny, release and unmount one filesystem, and whatever sits on it. */
@@ -192,10 +198,13 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 	rbuf_free(&fail);
 	err = fs_pins_find(dev, &pins, why, sizeof(why));
 	umount_took(u, UMOUNT_RELEASE, &at);
-	if (!err) {
-		umount_inner(u, &pins, depth);
-		at = umount_now_us();
+	if (!err && umount_inner(u, &pins, depth)) {
+		/* what pins it now that the filesystems on it are gone */
+		fs_pins_free(&pins);
+		memset(&pins, 0, sizeof(pins));
+		err = fs_pins_find(dev, &pins, why, sizeof(why));
 	}
+	at = umount_now_us();
 	if (!pipeline_run_fs(&u->d->pipeline, t->s_dev, &u->opts, &res)) {
 		pipeline_report_log_run("umount", &res);
 		pipeline_report_log(&res);

@@ -52,6 +52,21 @@ make_fs() {
 	mount "$L" "$mnt"
 }
 
+# until_true CMD...: wait (10 s at most) until CMD succeeds
+until_true() {
+	local i
+	for i in $(seq 1 200); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for: $*" >&2
+	return 1
+}
+
+# cwd_is PID DIR, exe_is PID FILE
+cwd_is() { [ "$(readlink "/proc/$1/cwd")" = "$2" ]; }
+exe_is() { [ "$(readlink "/proc/$1/exe")" = "$2" ]; }
+
 # bg CMD...: run CMD in the background (bats's fd 3 closed); sets BG.
 bg() {
 	"$@" 3>&- &
@@ -105,9 +120,9 @@ populate() {
 	CW=$BG
 	bg unshare -m --propagation private sleep 1000
 	NS=$BG
-	while [ ! -e "$D/r.ready" ] || [ ! -e "$D/w.ready" ]; do sleep 0.05; done
+	until_true test -e "$D/r.ready" -a -e "$D/w.ready"
 	[ -z "$F" ] || wait_blocked "$F"
-	while [ "$(readlink "/proc/$CW/cwd")" != "$m/d" ]; do sleep 0.05; done
+	until_true cwd_is "$CW" "$m/d"
 	grep -q " $m " "/proc/$NS/mountinfo"
 }
 
@@ -133,7 +148,7 @@ check_forced() {
 	[ -z "$dir" ] || [ ! -e "$dir" ]
 	# the reader's descriptor reads EIO
 	touch "$D/go"
-	while ! grep -q '^rc=' "$D/r.out" 2>/dev/null; do sleep 0.05; done
+	until_true grep -q '^rc=' "$D/r.out"
 	[ "$(cat "$D/r.out")" = "$(printf 'cat: read error: Input/output error\nrc=1')" ]
 	# the mapper died of SIGBUS BUS_ADRERR at its next access
 	wait_line "$D/mp.out" "SIGBUS si_code=BUS_ADRERR"
@@ -194,9 +209,10 @@ forced_unmount() {
 	echo data > "$D/m/data"
 	# sleep, traced by strace, stands in the filesystem and cannot be stopped
 	bg bash -c 'cd "$1" && exec strace -o /dev/null -f sleep 1000' - "$D/m/d"
-	while ! T=$(pgrep -P "$BG" -x sleep); do sleep 0.05; done
+	until_true grep -q . "/proc/$BG/task/$BG/children"
+	T=$(awk '{ print $1 }' "/proc/$BG/task/$BG/children")
 	PIDS+=("$T")
-	while [ "$(readlink "/proc/$T/cwd")" != "$D/m/d" ]; do sleep 0.05; done
+	until_true cwd_is "$T" "$D/m/d"
 	run revoke-bpf umount --spare "$D/m"
 	echo "$output"
 	[ "$status" -eq 4 ]
@@ -215,7 +231,7 @@ forced_unmount() {
 	cp "$BUSYBOX" "$D/m/busybox"
 	bg "$D/m/busybox" sleep 1000
 	E=$BG
-	while [ "$(readlink "/proc/$E/exe")" != "$D/m/busybox" ]; do sleep 0.05; done
+	until_true exe_is "$E" "$D/m/busybox"
 	run revoke-bpf umount "$D/m"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -302,4 +318,40 @@ forced_unmount() {
 	mount "$L" "$D/m"
 	echo new > "$D/m/f"
 	[ "$(cat "$D/m/f")" = new ]
+}
+
+@test "umount turns off a swap file on the filesystem, unmounts one mounted from an image on it, and detaches its loop device" {
+	local outer inner l2 n2
+	make_fs ext4 "$D/m"
+	outer=$L
+	dd if=/dev/zero of="$D/m/swap" bs=1M count=8 status=none
+	chmod 600 "$D/m/swap"
+	mkswap "$D/m/swap" >/dev/null
+	swapon "$D/m/swap"
+	grep -q "^$D/m/swap " /proc/swaps
+	truncate -s 32M "$D/m/inner.img"
+	l2=$(losetup -f)
+	losetup "$l2" "$D/m/inner.img"
+	n2=${l2#/dev/loop}
+	mke2fs -q -t ext4 "$l2"
+	mkdir "$D/inner"
+	mount "$l2" "$D/inner"
+	echo inside > "$D/inner/f"
+	bg bash -c 'exec 7<"$1"; echo ready >"$2/i.ready"
+		while [ ! -e "$2/go" ]; do sleep 0.05; done
+		cat <&7 >"$2/i.out" 2>&1; echo "rc=$?" >>"$2/i.out"' - "$D/inner/f" "$D"
+	until_true test -e "$D/i.ready"
+	run revoke-bpf umount "$D/m"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c "^  filesystem [0-9]*:[0-9]*: gone$")" -eq 2 ]
+	! grep -q "^$D/m/swap " /proc/swaps
+	! grep -q " $D/inner " /proc/self/mountinfo
+	! grep -q " $D/m " /proc/self/mountinfo
+	[ ! -e "/sys/block/loop$n2/loop/backing_file" ]
+	[ ! -e "/sys/fs/ext4/loop$n2" ]
+	[ ! -e "/sys/fs/ext4/${outer#/dev/}" ]
+	touch "$D/go"
+	until_true grep -q '^rc=' "$D/i.out"
+	[ "$(cat "$D/i.out")" = "$(printf 'cat: read error: Input/output error\nrc=1')" ]
 }
