@@ -94,6 +94,9 @@ teardown() {
 	for p in "${KILL[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	wait 2>/dev/null || true
 	swapoff "$OUT/swap file" 2>/dev/null || true
+	for p in /mnt/decoy/m /mnt/decoy "$OUT/e/m" "$OUT/d/m"; do
+		umount "$p" 2>/dev/null || true
+	done
 	umount "$IN" 2>/dev/null || true
 	umount "$OUT/s p" 2>/dev/null || true
 	[ -z "${LI:-}" ] || losetup -d "$LI" 2>/dev/null || true
@@ -234,4 +237,27 @@ gone: yes" ]]
 unpin step=umount ns=$NS4 pid=$NS4PID path=$OUT/s%20p dev=$SDEV submount=yes result=failed reason=EINVAL
 unpin step=umount ns=$NS4 pid=$NS4PID path=$OUT dev=$ODEV submount=no result=failed reason=EINVAL
 gone: no mounted in mount namespace $NS4 (pid $NS4PID) at $OUT" ]]
+}
+
+# A directory on the way to a submount is replaced by a symbolic link to
+# another mount's directory between the find and the release: the umount
+# must not follow it (it would unmount the other mount).
+@test "release: a symbolic link put on a mount point's path since the find is not followed (ELOOP), the other mount stays" {
+	"$FS_PINS" release "$IDEV" >/dev/null
+	mkdir -p "$OUT/d/m" /mnt/decoy
+	mount -t tmpfs m "$OUT/d/m"
+	mount -t tmpfs decoy /mnt/decoy
+	mkdir /mnt/decoy/m
+	mount -t tmpfs decoy-m /mnt/decoy/m
+	local mdev
+	mdev=$(s_dev "$OUT/d/m")
+	run "$FS_PINS" release "$ODEV" --before \
+		"mv $OUT/d $OUT/e && ln -s /mnt/decoy $OUT/d"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	grep -q " /mnt/decoy/m " /proc/1/mountinfo
+	grep -q " $OUT/e/m " /proc/1/mountinfo
+	[[ $output == *"
+unpin step=umount ns=$NS1 pid=1 path=$OUT/d/m dev=$mdev submount=yes result=failed reason=ELOOP
+"* ]]
 }
