@@ -60,8 +60,9 @@ static bool known(const struct fs_ns *ns, size_t nr, ino_t ino)
  * @ns: the result (fs_ns_free() it)
  * @nr: their number
  *
- * The caller's own namespace comes first.  A namespace that no process
- * is in (kept only by a bind mount or a descriptor of it) is not found.
+ * Each is found through its lowest pid (pid 1 for the init namespace),
+ * in the order of /proc.  A namespace that no process is in (kept only
+ * by a bind mount of it or a descriptor) is not found.
  *
  * Return: 0, or a negative errno.
  */
@@ -71,15 +72,10 @@ int fs_ns_list(struct fs_ns **ns, size_t *nr)
 	struct stat st;
 	char path[64];
 	DIR *d;
-	int err;
+	int err = 0;
 
 	*ns = NULL;
 	*nr = 0;
-	if (stat("/proc/self/ns/mnt", &st))
-		return -errno;
-	err = add_ns(ns, nr, getpid(), st.st_ino);
-	if (err)
-		return err;
 	d = opendir("/proc");
 	if (!d) {
 		err = -errno;

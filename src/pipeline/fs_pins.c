@@ -72,6 +72,7 @@ static int read_ns(const struct fs_ns *ns, const unsigned int *loops,
 	const char **name = calloc(nr, sizeof(*name));
 	char **names = calloc(nr, sizeof(*names));
 	int *dirfd = calloc(nr, sizeof(*dirfd));
+	char **sec = calloc(nr, sizeof(*sec));
 	int procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	int sysfd = open("/sys/block", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct fs_ns_files f = { dirfd, name, nr };
@@ -80,7 +81,7 @@ static int read_ns(const struct fs_ns *ns, const unsigned int *loops,
 
 	memset(r, 0, sizeof(*r));
 	r->backing = calloc(nr_loops + 1, sizeof(*r->backing));
-	if (!name || !names || !dirfd || !r->backing)
+	if (!name || !names || !dirfd || !sec || !r->backing)
 		goto out;
 	err = procfd < 0 || sysfd < 0 ? -errno : 0;
 	for (i = 0; !err && i < nr; i++) {
@@ -95,14 +96,17 @@ static int read_ns(const struct fs_ns *ns, const unsigned int *loops,
 	}
 	if (!err)
 		err = fs_ns_run(ns, fs_ns_cat, &f, &buf, &len);
-	if (!err && !(s = section(buf, len, 0)))
+	/* every section found before any is parsed (which cuts it up) */
+	for (i = 0; !err && i < nr; i++)
+		sec[i] = section(buf, len, i);
+	if (!err && !sec[0])
 		err = -EIO;
 	if (!err)
-		err = fs_mounts_parse(s, strlen(s), &r->t);
-	if (!err && (s = section(buf, len, 1)))
-		err = fs_swap_parse(s, &r->swap, &r->nr_swap);
+		err = fs_mounts_parse(sec[0], strlen(sec[0]), &r->t);
+	if (!err && sec[1])
+		err = fs_swap_parse(sec[1], &r->swap, &r->nr_swap);
 	for (i = 0; !err && i < nr_loops; i++) {
-		s = section(buf, len, 2 + i);
+		s = sec[2 + i];
 		if (!s || !*s)
 			continue;
 		fs_loops_backing_trim(s);
@@ -116,6 +120,7 @@ out:
 	free(names);
 	free(name);
 	free(dirfd);
+	free(sec);
 	free(buf);
 	if (procfd >= 0)
 		close(procfd);
@@ -215,8 +220,9 @@ static void loop_mounted(struct fs_pins_loop *l, const struct ns_read *r,
 /*
  * Loop device @n (index @k of the list): on the filesystem if its
  * lo_device is s_dev, or if its backing_file path is under a mount of it
- * and lo_device does not say otherwise (it is a subvolume's anonymous
- * device on btrfs, major 0, or unreadable).
+ * and lo_device does not say otherwise: unreadable, or an anonymous
+ * device (major 0) while s_dev is one too (on btrfs, lo_device is the
+ * subvolume's anonymous device, s_dev the filesystem's).
  */
 static int add_loop(struct fs_pins *p, unsigned int n, size_t k,
 		    const struct ns_read *r)
@@ -235,7 +241,8 @@ static int add_loop(struct fs_pins *p, unsigned int n, size_t k,
 	status_ok = !fs_loops_status(n, &lo_dev);
 	l.by_status = status_ok && lo_dev == p->s_dev;
 	if (!l.by_status &&
-	    !(l.by_path && (!status_ok || major(lo_dev) == 0)))
+	    !(l.by_path && (!status_ok ||
+			    (major(lo_dev) == 0 && major(p->s_dev) == 0))))
 		return 0;
 	if (fs_loops_rdev(n, &l.rdev))
 		return 0;	/* gone meanwhile */

@@ -16,17 +16,23 @@
  *     namespace that a user namespace owns) fails with EINVAL.  Just
  *     before each umount2() the namespace's mountinfo is read again: a
  *     mount that propagation (or anyone) took already is reported gone.
+ *     The mount point's directory is reached without following a
+ *     symbolic link (a link put on the way since fails with ELOOP), and
+ *     the mount point is unmounted by its last component from there.
  *
  * Steps 1 and 3 run in a forked child per namespace (setns), which makes
  * system calls only and answers one int per step through a pipe.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/swap.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -88,18 +94,69 @@ static int mount_present(int procfd, int id)
 	return found;
 }
 
-static int do_req(const struct req *q, int procfd)
+/*
+ * Make the directory that holds @path's last component the cwd, found
+ * without following a symbolic link (RESOLVE_NO_SYMLINKS), so that a
+ * directory on the way that someone replaced with a link since
+ * mountinfo was read cannot send the umount to another mount; *@base is
+ * then the last component.  The cwd pins the parent's mount only (not
+ * the one below it); the caller goes back to / after the step.
+ */
+static int enter_parent(const char *path, const char **base)
 {
-	int present;
+	struct open_how how = {
+		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t n;
+	int fd, err = 0;
 
-	if (q->kind == FS_PINS_SWAPOFF)
-		return swapoff(q->path) ? errno : 0;
+	if (!slash || path[0] != '/')
+		return EINVAL;
+	n = (size_t)(slash - path);
+	if (n >= sizeof(dir))
+		return ENAMETOOLONG;
+	memcpy(dir, path, n);
+	dir[n ? n : 1] = '\0';
+	if (!n)
+		dir[0] = '/';
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	if (fd < 0)
+		return errno;
+	if (fchdir(fd))
+		err = errno;
+	close(fd);
+	*base = slash + 1;
+	return err;
+}
+
+static int do_umount(const struct req *q, int procfd)
+{
+	const char *base;
+	int present, err;
+
 	present = mount_present(procfd, q->id);
 	if (present < 0)
 		return -present;
 	if (!present)
 		return GONE;
-	return umount2(q->path, UMOUNT_NOFOLLOW) ? errno : 0;
+	if (!strcmp(q->path, "/"))
+		return umount2("/", UMOUNT_NOFOLLOW) ? errno : 0;
+	err = enter_parent(q->path, &base);
+	if (!err && umount2(base, UMOUNT_NOFOLLOW))
+		err = errno;
+	if (chdir("/") && !err)
+		err = errno;
+	return err;
+}
+
+static int do_req(const struct req *q, int procfd)
+{
+	if (q->kind == FS_PINS_SWAPOFF)
+		return swapoff(q->path) ? errno : 0;
+	return do_umount(q, procfd);
 }
 
 /* An fs_ns_fn: each request, its result (an int) written to @out. */

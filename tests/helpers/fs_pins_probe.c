@@ -6,11 +6,14 @@
  *
  *	fs_pins_probe find MAJ:MIN       the pin lines; exit 0, or 1 with
  *	                                 "find: REASON" (2 if not mounted)
- *	fs_pins_probe release MAJ:MIN    the pin lines, release, the unpin
+ *	fs_pins_probe release MAJ:MIN [--before CMD]
+ *	                                 the pin lines, release, the unpin
  *	                                 lines, then "gone: yes" or
  *	                                 "gone: no REASON" (waiting 5 s at
  *	                                 most); exit 0 if all was done and
- *	                                 the superblock is gone, else 1
+ *	                                 the superblock is gone, else 1;
+ *	                                 CMD is run by sh between the find
+ *	                                 and the release
  *	fs_pins_probe gone MAJ:MIN [SOURCE]   "gone: yes|no REASON"
  */
 #include <errno.h>
@@ -65,10 +68,12 @@ int main(int argc, char **argv)
 	dev_t dev;
 	int ret;
 
-	if (argc < 3 || argc > 4 || parse_dev(argv[2], &dev) ||
-	    (argc == 4 && strcmp(argv[1], "gone"))) {
+	if (argc < 3 || argc > 5 || parse_dev(argv[2], &dev) ||
+	    (argc == 4 && strcmp(argv[1], "gone")) ||
+	    (argc == 5 && (strcmp(argv[1], "release") ||
+			   strcmp(argv[3], "--before")))) {
 		fprintf(stderr, "usage: fs_pins_probe find|release MAJ:MIN | "
-			"gone MAJ:MIN [SOURCE]\n");
+			"release MAJ:MIN --before CMD | gone MAJ:MIN [SOURCE]\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "gone"))
@@ -90,6 +95,8 @@ int main(int argc, char **argv)
 		fs_pins_free(&p);
 		return 0;
 	}
+	if (argc == 5 && system(argv[4]))
+		printf("before: failed\n");
 	ret = fs_release(&p, &r);
 	fs_release_print(&b, &p, &r);
 	flush(&b);
