@@ -209,6 +209,7 @@ void fs_pins_print(struct rbuf *resp, const struct fs_pins *p);
 
 /* fs_release.c */
 int fs_release(struct fs_pins *p, struct fs_pins_report *r);
+int fs_release_swaps(struct fs_pins *p, struct fs_pins_report *r);
 void fs_release_report_free(struct fs_pins_report *r);
 void fs_release_print(struct rbuf *resp, const struct fs_pins *p,
 		      const struct fs_pins_report *r);

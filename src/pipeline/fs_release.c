@@ -319,6 +319,36 @@ int fs_release(struct fs_pins *p, struct fs_pins_report *r)
 }
 
 /**
+ * fs_release_swaps() - step 1 alone: swapoff each swap file on it
+ * @p: what fs_pins_find() found; its swap files are forgotten after, so
+ *	that fs_release() does not turn them off again
+ * @r: the report, as fs_release()'s (steps of that kind only)
+ *
+ * For a caller that must turn swap off before it revokes the filesystem:
+ * swapoff(2) opens the file by its name, which the revocation denies.
+ *
+ * Return: 0, -EBUSY if a step failed, or -ENOMEM.
+ */
+int fs_release_swaps(struct fs_pins *p, struct fs_pins_report *r)
+{
+	size_t i;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	err = swapoffs(p, r);
+	for (i = 0; i < p->nr_swap; i++)
+		free(p->swap[i].path);
+	free(p->swap);
+	p->swap = NULL;
+	p->nr_swap = 0;
+	if (err)
+		return err;
+	for (i = 0; i < r->nr; i++)
+		r->failed += r->step[i].err != 0;
+	return r->failed ? -EBUSY : 0;
+}
+
+/**
  * fs_release_report_free() - free a report
  * @r: from fs_release()
  */
