@@ -22,6 +22,7 @@
 #define REVOKE_OK_UNLOADED	"unloaded"
 #define REVOKE_OK_IGNORED	"ignored"	/* uevent the policy leaves alone */
 #define REVOKE_OK_RELOADED	"reloaded"
+#define REVOKE_OK_HOLDERS	"holders"
 
 extern const char *const revoke_ok_words[];	/* NULL-terminated */
 
@@ -31,6 +32,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_IO_URING	"io_uring"
 #define REVOKE_LINE_LOOP	"loop"
 #define REVOKE_LINE_TTY		"tty"
+#define REVOKE_LINE_HOLDER	"holder"	/* holders: one process */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -80,6 +82,15 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_DETACHED		"detached"
 #define REVOKE_FIELD_SCAN		"scan"
 #define REVOKE_FIELD_HUNGUP		"hungup"
+
+/*
+ * holders: "holder pid=N uid=N comm=PCT fd=LIST|- mappings=N io_uring=N
+ * cwd=yes|no root=yes|no exe=yes|no" (pid, uid, comm and mappings as above)
+ */
+#define REVOKE_FIELD_CWD		"cwd"
+#define REVOKE_FIELD_ROOT		"root"
+#define REVOKE_FIELD_EXE		"exe"
+#define REVOKE_FIELD_IO_URING		"io_uring"
 
 /* status (one field per line) */
 #define REVOKE_FIELD_DAEMON_PID		"daemon_pid"
