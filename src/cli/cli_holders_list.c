@@ -210,14 +210,21 @@ static void holders_comm(const char *line, char *comm, size_t len)
 
 /*
  * uid @uid's name from /etc/passwd, or the number (revoke-bpf is linked
- * statically: no NSS).
+ * statically: no NSS).  The last answer is kept: the rows of one user
+ * follow one another.
  */
 static void holders_user(const char *uid, char *out, size_t len)
 {
+	static char last_uid[24], last_name[64];
 	char line[512], *name, *save;
-	FILE *f = fopen("/etc/passwd", "re");
+	FILE *f;
 
+	if (last_uid[0] && !strcmp(uid, last_uid)) {
+		snprintf(out, len, "%s", last_name);
+		return;
+	}
 	snprintf(out, len, "%s", uid);
+	f = fopen("/etc/passwd", "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -230,6 +237,8 @@ static void holders_user(const char *uid, char *out, size_t len)
 		}
 	}
 	fclose(f);
+	snprintf(last_uid, sizeof(last_uid), "%s", uid);
+	snprintf(last_name, sizeof(last_name), "%s", out);
 }
 
 static void holders_print_text(char *body)

@@ -8,7 +8,9 @@
  * inode of the filesystem, and the threads whose current or root
  * directory, or executable, is on it.  Nothing on the filesystem is ever
  * stat()ed or opened, so that holders answers when the server or the
- * device behind it is gone; a holder's uid and name come from /proc.
+ * device behind it is gone; a holder's uid and name come from the same
+ * walk as the current directories (or from /proc, for a process that
+ * walk missed).
  *
  * The answer:
  *
@@ -49,10 +51,13 @@ struct holders_entry {
  * struct holders_table - every process found, by pid
  * @e: the entries
  * @nr: their number
+ * @refs: the walk of every thread: cwd, root and exe records, and each
+ *	process's name and uid
  */
 struct holders_table {
 	struct holders_entry *e;
 	size_t nr;
+	struct holder_fsrefs refs;
 };
 
 static struct holders_entry *verbs_holders_entry(struct holders_table *t,
@@ -134,13 +139,23 @@ static int verbs_holders_by_pid(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-/* The real uid and the name of @pid, from @proc; -1 and "" if gone. */
-static void verbs_holders_describe(const char *proc, pid_t pid, long *uid,
-				   char comm[16])
+/*
+ * The real uid and the name of @pid, as the walk read them, or else from
+ * @proc; -1 and "" if it is gone.
+ */
+static void verbs_holders_describe(const char *proc,
+				   const struct holder_fsrefs *refs, pid_t pid,
+				   long *uid, char comm[16])
 {
+	const struct holder_task *t = holder_fsrefs_task(refs, pid);
 	char path[64], line[256];
 	FILE *f;
 
+	if (t) {
+		*uid = (long)t->uid;
+		snprintf(comm, 16, "%s", t->comm);
+		return;
+	}
 	*uid = -1;
 	comm[0] = '\0';
 	snprintf(path, sizeof(path), "%s/%d/comm", proc, (int)pid);
@@ -169,13 +184,14 @@ static const char *verbs_holders_yes(const struct holders_entry *e,
 
 /* One "holder" line. */
 static void verbs_holders_line(struct rbuf *resp, const char *proc,
+			       const struct holder_fsrefs *refs,
 			       const struct holders_entry *e)
 {
 	char comm[16], enc[3 * 16 + 1];
 	long uid;
 	size_t i;
 
-	verbs_holders_describe(proc, e->pid, &uid, comm);
+	verbs_holders_describe(proc, refs, e->pid, &uid, comm);
 	if (revoke_pct_encode(comm, enc, sizeof(enc)) < 0 || !comm[0])
 		snprintf(enc, sizeof(enc), "?");
 	rbuf_printf(resp, REVOKE_LINE_HOLDER " " REVOKE_FIELD_PID "=%d "
@@ -199,7 +215,7 @@ static void verbs_holders_lines(struct rbuf *resp, const char *proc,
 
 	qsort(t->e, t->nr, sizeof(*t->e), verbs_holders_by_pid);
 	for (i = 0; i < t->nr; i++)
-		verbs_holders_line(resp, proc, &t->e[i]);
+		verbs_holders_line(resp, proc, &t->refs, &t->e[i]);
 }
 
 /*
@@ -211,7 +227,6 @@ static int verbs_holders_find(struct daemon *d, pid_t peer, uint32_t s_dev,
 			      struct holder_set *sets, struct holders_table *t)
 {
 	struct holders *h = &d->pipeline.holders;
-	struct holder_fsrefs refs;
 	size_t i;
 	int err = 0;
 
@@ -221,15 +236,14 @@ static int verbs_holders_find(struct daemon *d, pid_t peer, uint32_t s_dev,
 	for (i = 0; keys && i < nkeys && !err; i++)
 		err = holders_find(h, &keys[i], &sets[i]);
 	if (!err)
-		err = holders_fsrefs(h, s_dev, &refs);
+		err = holders_fsrefs_tasks(h, s_dev, &t->refs);
 	holders_skip(h, getpid(), 0);
 	if (err)
 		return err;
 	for (i = 0; i < (keys ? nkeys : 1) && !err; i++)
 		err = verbs_holders_add_set(t, &sets[i]);
 	if (!err)
-		err = verbs_holders_add_refs(t, &refs, keys, nkeys, peer);
-	holder_fsrefs_free(&refs);
+		err = verbs_holders_add_refs(t, &t->refs, keys, nkeys, peer);
 	return err;
 }
 
@@ -339,6 +353,7 @@ int verbs_holders(struct daemon *d, const struct ctl_peer *peer,
 	for (i = 0; i < NAMED_MAX_KEYS; i++)
 		holder_set_free(&sets[i]);
 	free(t.e);
+	holder_fsrefs_free(&t.refs);
 	rbuf_free(&head);
 	return err;
 }
