@@ -60,13 +60,14 @@ struct holders_table {
 	struct holder_fsrefs refs;
 };
 
+/* @pid's entry, made if need be; @new: it has none yet. */
 static struct holders_entry *verbs_holders_entry(struct holders_table *t,
-						 pid_t pid)
+						 pid_t pid, bool new)
 {
 	struct holders_entry *e;
 	size_t i;
 
-	for (i = 0; i < t->nr; i++)
+	for (i = 0; !new && i < t->nr; i++)
 		if (t->e[i].pid == pid)
 			return &t->e[i];
 	e = realloc(t->e, (t->nr + 1) * sizeof(*e));
@@ -83,13 +84,14 @@ static struct holders_entry *verbs_holders_entry(struct holders_table *t,
 static int verbs_holders_add_set(struct holders_table *t,
 				 const struct holder_set *set)
 {
+	bool first = !t->nr;	/* a set names each process once */
 	struct holders_entry *e;
 	size_t i, j;
 
 	for (i = 0; i < set->nr; i++) {
 		const struct holder_proc *p = &set->procs[i];
 
-		e = verbs_holders_entry(t, p->tgid);
+		e = verbs_holders_entry(t, p->tgid, first);
 		if (!e)
 			return -ENOMEM;
 		/* an overlayfs file's second key: the first set's fds stand */
@@ -124,7 +126,7 @@ static int verbs_holders_add_refs(struct holders_table *t,
 				break;
 		if (keys && k == nkeys)
 			continue;
-		e = verbs_holders_entry(t, r->tgid);
+		e = verbs_holders_entry(t, r->tgid, false);
 		if (!e)
 			return -ENOMEM;
 		e->refs |= 1u << r->kind;
