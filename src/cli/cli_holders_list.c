@@ -18,7 +18,7 @@
 
 #include "cli.h"
 
-/* Access letters, in the order they are shown, and the fields they mean. */
+/* Room for the access letters "fmucre" and a NUL. */
 #define HOLDERS_ACCESS_LEN 7
 
 /*
@@ -108,7 +108,7 @@ static int holders_mount_dev(const char *mountinfo, const char *abs,
 	return found;
 }
 
-/* --fs MOUNTPOINT: the filesystem's MAJ:MIN in @req; 0 or -1 after a message. */
+/* --fs MOUNTPOINT: its MAJ:MIN in @req; 0, or -1 after a message */
 static int holders_fs_target(const char *mountpoint, struct revoke_req *req)
 {
 	char abs[PATH_MAX];
@@ -133,7 +133,7 @@ static int holders_fs_target(const char *mountpoint, struct revoke_req *req)
 	return 0;
 }
 
-/* The operands: PATH or --fs MOUNTPOINT, and --json; 0 or -1 after a message. */
+/* The operands: PATH or --fs MOUNTPOINT, and --json; 0 or -1 after a message */
 static int holders_parse(int argc, char **argv, const char **operand,
 			 bool *fs)
 {
