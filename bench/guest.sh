@@ -4,7 +4,7 @@
 # bench/guest.sh - the benchmarks that need BPF LSM; run in the guest by
 # bench/run.  Prints one JSON object on stdout between two marker lines.
 #
-#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES PROUNDS CROUNDS
+#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES PROUNDS CROUNDS HROUNDS
 #
 # 1. hookbench: what the hooks cost ordinary I/O (see bench/hookbench.c).
 # 2. The pipeline: for each N in SIZES, N holder processes with 10
@@ -22,11 +22,16 @@
 #    with 100 trickling a request a byte every 1.5 s (ctlhog trickle).
 #    CROUNDS rounds, the three cases taking turns in each, 5 adds per
 #    case and round.
+# 4. Who holds a filesystem (bench/holders.sh): for each N in SIZES, N
+#    processes with 10 descriptors each of a file on a tmpfs, min(N,100)
+#    of them mapping it: "revoke-bpf holders --fs", "fuser -m" and
+#    "lsof +f --" taking turns, HROUNDS rounds.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$REPO/build/bench
 rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5 prounds=$6 crounds=$7
+hrounds=$8
 
 . "$REPO/bench/lib.sh"
 
@@ -129,5 +134,7 @@ for c in none hold trickle; do
 	read -ra v <<<"${CTL[$c]}"
 	printf ', "%s_add_ms": [%s]' "$c" "$(IFS=,; echo "${v[*]}")"
 done
-printf '}}\n'
+printf '},\n"holders": '
+"$REPO/bench/holders.sh" "$hrounds" "$sizes"
+printf '}\n'
 echo "BENCH-JSON-END"

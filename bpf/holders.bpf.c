@@ -12,7 +12,8 @@
  * call it is in (struct revoke_thread): one read of it replaces a read of
  * /proc/PID/task/TID/syscall per thread.  A fourth writes the threads
  * whose current or root directory, or executable, is on a filesystem
- * looked for (revoke_holder_fsrefs).  The file iterator also looks
+ * looked for (revoke_holder_fsrefs), and, for holders, every process's
+ * name and uid.  The file iterator also looks
  * into every io_uring instance for targets held as fixed files or under
  * registered buffers (uring.bpf.h).  Fields are read with plain
  * loads from the iterators' typed pointers, relocated by CO-RE.
@@ -276,6 +277,23 @@ static __always_inline void fsref(struct seq_file *seq,
 	bpf_seq_write(seq, &rec, sizeof(rec));
 }
 
+/* Set by holders_fsrefs_tasks(): name every process too. */
+__u32 holder_want_tasks;
+
+/* A process's name and real uid (REVOKE_HOLDER_TASK). */
+static __always_inline void task_rec(struct seq_file *seq,
+				     struct task_struct *task)
+{
+	struct revoke_holder rec = {};
+
+	rec.kind = REVOKE_HOLDER_TASK;
+	rec.tgid = task->tgid;
+	rec.fd = BPF_CORE_READ(task, real_cred, uid.val);
+	rec.start_boottime = task->start_boottime;
+	bpf_probe_read_kernel(&rec.start, 2 * sizeof(rec.start), task->comm);
+	bpf_seq_write(seq, &rec, sizeof(rec));
+}
+
 /*
  * What pins a target filesystem without a descriptor or a mapping: each
  * thread's current and root directory (threads may have their own, after
@@ -302,6 +320,8 @@ int revoke_holder_fsrefs(struct bpf_iter__task *ctx)
 	if (exe)
 		fsref(ctx->meta->seq, task, BPF_CORE_READ(exe, f_inode),
 		      REVOKE_HOLDER_EXE);
+	if (holder_want_tasks && task->pid == task->tgid)
+		task_rec(ctx->meta->seq, task);
 	return 0;
 }
 

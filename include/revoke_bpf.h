@@ -319,6 +319,13 @@ enum revoke_holder_kind {
 	REVOKE_HOLDER_CWD = 6,		/* its current directory */
 	REVOKE_HOLDER_ROOT = 7,		/* its root directory */
 	REVOKE_HOLDER_EXE = 8,		/* its process's executable */
+	/*
+	 * a process, written by revoke_holder_fsrefs for each one while
+	 * holder_want_tasks is set (holders_fsrefs_tasks()): @fd its real
+	 * uid, @start and @end its name (TASK_COMM_LEN bytes, NUL-padded),
+	 * read in the same walk instead of /proc/PID/status and comm
+	 */
+	REVOKE_HOLDER_TASK = 9,
 };
 
 /*

@@ -47,6 +47,7 @@ static const struct cmd cmds[] = {
 	{ &revoke_verbs[REVOKE_VERB_UMOUNT], do_umount },
 	{ &revoke_verbs[REVOKE_VERB_LIST], do_list },
 	{ &revoke_verbs[REVOKE_VERB_STATUS], do_status },
+	{ &revoke_verbs[REVOKE_VERB_HOLDERS], do_holders },
 	{ &revoke_verbs[REVOKE_VERB_EVENTS], do_events },
 	{ &revoke_verbs[REVOKE_VERB_UEVENT], do_uevent },
 	{ &revoke_verbs[REVOKE_VERB_RELOAD], do_reload },

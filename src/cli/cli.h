@@ -3,7 +3,8 @@
  * cli.h - what the files of revoke-bpf share: the commands (do_*, in the
  * table of cli.c), the request each sends (cli_call.c), targets (cli_target.c),
  * output and errors (cli_output.c), holders in add's report
- * (cli_holders.c) and the control socket's client (ctl_client.c).
+ * (cli_holders.c), the holders command (cli_holders_list.c) and the
+ * control socket's client (ctl_client.c).
  */
 #ifndef REVOKE_CLI_H
 #define REVOKE_CLI_H
@@ -33,6 +34,7 @@ int do_reload(int argc, char **argv);
 int do_unload(int argc, char **argv);
 int do_events(int argc, char **argv);		/* cli_events.c */
 int do_uevent(int argc, char **argv);
+int do_holders(int argc, char **argv);		/* cli_holders_list.c */
 
 /* cli_target.c */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,

@@ -247,7 +247,9 @@ int cli_target_open(const char *path, struct revoke_req *req)
 			close(fd);
 		return -1;
 	}
-	if (!req->fs && (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode))) {
+	/* holders of a directory: those whose current or root directory it is */
+	if (!req->fs && req->verb != REVOKE_VERB_HOLDERS &&
+	    (S_ISDIR(st.st_mode) || S_ISSOCK(st.st_mode))) {
 		p_err(S_ISDIR(st.st_mode) ?
 		      "'%s' is a directory; revoke-bpf revokes files and devices, "
 		      "not directories" :

@@ -23,6 +23,7 @@
 #define REVOKE_OK_IGNORED	"ignored"	/* uevent the policy leaves alone */
 #define REVOKE_OK_RELOADED	"reloaded"
 #define REVOKE_OK_UMOUNTED	"umounted"
+#define REVOKE_OK_HOLDERS	"holders"
 
 extern const char *const revoke_ok_words[];	/* NULL-terminated */
 
@@ -37,6 +38,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_UMOUNT	"umount"	/* umount: time per step */
 #define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
 #define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
+#define REVOKE_LINE_HOLDER	"holder"	/* holders: one process */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -98,6 +100,14 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_BACKING		"backing"
 #define REVOKE_FIELD_MATCH		"match"
 #define REVOKE_FIELD_MOUNTED		"mounted"
+/*
+ * holders: "holder pid=N uid=N comm=PCT fd=LIST|- mappings=N io_uring=N
+ * cwd=yes|no root=yes|no exe=yes|no" (pid, uid, comm and mappings as above)
+ */
+#define REVOKE_FIELD_CWD		"cwd"
+#define REVOKE_FIELD_ROOT		"root"
+#define REVOKE_FIELD_EXE		"exe"
+#define REVOKE_FIELD_IO_URING		"io_uring"
 
 /* status (one field per line) */
 #define REVOKE_FIELD_DAEMON_PID		"daemon_pid"

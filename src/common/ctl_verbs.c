@@ -118,10 +118,12 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
 		.usage = "PATH | --fs MOUNTPOINT [--json]",
 		.help = "who holds a file, or a whole filesystem, and how "
-			"(descriptors, mappings, current and root directories, "
-			"executables, loop devices, swap files, mounts below), "
-			"without revoking anything; --fs never stats or opens "
-			"anything on the filesystem",
+			"(ACCESS: f descriptors, m mappings, u io_uring "
+			"resources, c current directory, r root directory, e "
+			"executable), revoking nothing; --fs finds MOUNTPOINT "
+			"in /proc/self/mountinfo and never stats or opens "
+			"anything on the filesystem.  Exit status: 0, also when "
+			"nothing holds it; 1 an error",
 	},
 };
 
@@ -185,5 +187,5 @@ const char *const revoke_ok_words[] = {
 	REVOKE_OK_ADDED, REVOKE_OK_ALREADY, REVOKE_OK_DELETED,
 	REVOKE_OK_ABSENT, REVOKE_OK_LIST, REVOKE_OK_STATUS, REVOKE_OK_EVENTS,
 	REVOKE_OK_UNLOADED, REVOKE_OK_IGNORED, REVOKE_OK_RELOADED,
-	REVOKE_OK_UMOUNTED, NULL,
+	REVOKE_OK_UMOUNTED, REVOKE_OK_HOLDERS, NULL,
 };

@@ -8,6 +8,7 @@
  *	answer.c	what several handlers write: errors, counts
  *	request_keys.c	the inodes an add or del names
  *	devices.c	revoked devices: add, del, removals (uevents), policy
+ *	verbs_holders.c	holders: who holds a file or a filesystem
  *
  * Calls go one way: daemon.c -> verbs*.c -> devices.c, request_keys.c
  * -> answer.c.
@@ -108,6 +109,9 @@ struct fs_target {
 	char fstype[REVOKE_FSTYPE_LEN];
 };
 
+int filesystems_named(struct daemon *d, const struct ctl_peer *peer,
+		      const struct revoke_req *req, struct fs_target *t,
+		      char *why, size_t len);
 int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
 		       const struct revoke_req *req, struct fs_target *t,
 		       char *why, size_t len);
@@ -124,6 +128,10 @@ int filesystems_list(struct daemon *d, struct rbuf *body);
 /* umount.c */
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
+
+/* verbs_holders.c */
+int verbs_holders(struct daemon *d, const struct ctl_peer *peer,
+		  const struct revoke_req *req, struct rbuf *resp);
 
 /* request_keys.c */
 int request_keys_find(struct daemon *d, const struct ctl_peer *peer,

@@ -66,7 +66,7 @@ static int filesystems_refuse(struct daemon *d, const struct fs_target *t,
 }
 
 /**
- * filesystems_target() - the filesystem a request names
+ * filesystems_named() - the filesystem a request names, whatever it is
  * @d: the daemon
  * @peer: who sent it (and, with fs=yes, the descriptor of a file on it)
  * @req: the request
@@ -74,11 +74,13 @@ static int filesystems_refuse(struct daemon *d, const struct fs_target *t,
  * @why: what went wrong, on error
  * @len: its size
  *
+ * What filesystems_target() refuses is named too: holders only reads.
+ *
  * Return: 0, or a negative errno with @why set.
  */
-int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
-		       const struct revoke_req *req, struct fs_target *t,
-		       char *why, size_t len)
+int filesystems_named(struct daemon *d, const struct ctl_peer *peer,
+		      const struct revoke_req *req, struct fs_target *t,
+		      char *why, size_t len)
 {
 	struct revoke_ident id;
 	int err;
@@ -109,6 +111,29 @@ int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
 	t->mnt_root = id.flags & REVOKE_IDENT_MNT_ROOT;
 	memcpy(t->fstype, id.fstype, sizeof(t->fstype));
 	t->fstype[sizeof(t->fstype) - 1] = '\0';
+	return 0;
+}
+
+/**
+ * filesystems_target() - the filesystem a request names, to revoke
+ * @d: the daemon
+ * @peer: who sent it (and, with fs=yes, the descriptor of a file on it)
+ * @req: the request
+ * @t: the result; @t->sb is 0 when it is named by number (fs=MAJ:MIN)
+ * @why: what went wrong, on error
+ * @len: its size
+ *
+ * Return: 0, or a negative errno with @why set (-EBUSY for a filesystem
+ * revoke-bpfd cannot do without).
+ */
+int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
+		       const struct revoke_req *req, struct fs_target *t,
+		       char *why, size_t len)
+{
+	int err = filesystems_named(d, peer, req, t, why, len);
+
+	if (err || req->fs == REVOKE_FS_DEV)
+		return err;
 	return filesystems_refuse(d, t, why, len);
 }
 

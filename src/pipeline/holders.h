@@ -162,18 +162,38 @@ struct holder_fsref {
 };
 
 /**
+ * struct holder_task - a process's name and real uid, from the walk
+ * @tgid: the process
+ * @uid: its real uid
+ * @comm: its name, NUL-terminated
+ */
+struct holder_task {
+	pid_t tgid;
+	uid_t uid;
+	char comm[16];
+};
+
+/**
  * struct holder_fsrefs - what holds a filesystem besides its files
  * @ref: the records, in the order the threads were walked
  * @nr: their number
+ * @task: with holders_fsrefs_tasks(), every process, by tgid
+ * @ntasks: their number
  */
 struct holder_fsrefs {
 	struct holder_fsref *ref;
 	size_t nr;
+	struct holder_task *task;
+	size_t ntasks;
 };
 
 int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set);
 int holders_fsrefs(struct holders *h, uint32_t s_dev,
 		   struct holder_fsrefs *refs);
+int holders_fsrefs_tasks(struct holders *h, uint32_t s_dev,
+			 struct holder_fsrefs *refs);
+const struct holder_task *holder_fsrefs_task(const struct holder_fsrefs *refs,
+					     pid_t tgid);
 void holder_fsrefs_free(struct holder_fsrefs *refs);
 const char *holder_fsref_name(uint32_t kind);
 

@@ -3,7 +3,8 @@
  * holders_fs.c - what holds a filesystem without a descriptor or a
  * mapping: threads whose current or root directory is on it, and
  * processes whose executable is, from one read of the revoke_holder_fsrefs
- * iterator (bpf/holders.bpf.c); never a stat() or an open() on it.
+ * iterator (bpf/holders.bpf.c); never a stat() or an open() on it.  For
+ * holders, the same walk names every process (its comm and real uid).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,12 +15,31 @@
 #include "holders.h"
 #include "holders.skel.h"
 
+static int add_task(struct holder_fsrefs *refs,
+		    const struct revoke_holder *rec)
+{
+	struct holder_task *t;
+
+	t = realloc(refs->task, (refs->ntasks + 1) * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	refs->task = t;
+	t += refs->ntasks++;
+	t->tgid = (pid_t)rec->tgid;
+	t->uid = (uid_t)rec->fd;
+	memcpy(t->comm, &rec->start, sizeof(t->comm) - 1);
+	t->comm[sizeof(t->comm) - 1] = '\0';
+	return 0;
+}
+
 static int add_fsref(void *ctx, const void *data)
 {
 	const struct revoke_holder *rec = data;
 	struct holder_fsrefs *refs = ctx;
 	struct holder_fsref *r;
 
+	if (rec->kind == REVOKE_HOLDER_TASK)
+		return add_task(refs, rec);
 	r = realloc(refs->ref, (refs->nr + 1) * sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -32,6 +52,35 @@ static int add_fsref(void *ctx, const void *data)
 	r->key.dev = rec->dev;
 	r->key.ino = rec->ino;
 	return 0;
+}
+
+static int by_tgid(const void *a, const void *b)
+{
+	const struct holder_task *x = a, *y = b;
+
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+static int fsrefs(struct holders *h, uint32_t s_dev, bool tasks,
+		  struct holder_fsrefs *refs)
+{
+	int map = bpf_map__fd(h->skel->maps.holder_sb_targets);
+	__u32 one = 1;
+	int err;
+
+	memset(refs, 0, sizeof(*refs));
+	if (bpf_map_update_elem(map, &s_dev, &one, BPF_ANY))
+		return -errno;
+	h->skel->bss->holder_want_tasks = tasks;
+	err = holders_run_iter(h->fsrefs_link, sizeof(struct revoke_holder),
+			       add_fsref, refs);
+	h->skel->bss->holder_want_tasks = 0;
+	bpf_map_delete_elem(map, &s_dev);
+	if (err)
+		holder_fsrefs_free(refs);
+	else if (refs->ntasks)
+		qsort(refs->task, refs->ntasks, sizeof(*refs->task), by_tgid);
+	return err;
 }
 
 /**
@@ -48,19 +97,41 @@ static int add_fsref(void *ctx, const void *data)
 int holders_fsrefs(struct holders *h, uint32_t s_dev,
 		   struct holder_fsrefs *refs)
 {
-	int map = bpf_map__fd(h->skel->maps.holder_sb_targets);
-	__u32 one = 1;
-	int err;
+	return fsrefs(h, s_dev, false, refs);
+}
 
-	memset(refs, 0, sizeof(*refs));
-	if (bpf_map_update_elem(map, &s_dev, &one, BPF_ANY))
-		return -errno;
-	err = holders_run_iter(h->fsrefs_link, sizeof(struct revoke_holder),
-			       add_fsref, refs);
-	bpf_map_delete_elem(map, &s_dev);
-	if (err)
-		holder_fsrefs_free(refs);
-	return err;
+/**
+ * holders_fsrefs_tasks() - holders_fsrefs(), and the name and real uid
+ *	of every process, read in the same walk
+ * @h: the loaded iterators
+ * @s_dev: the filesystem's super_block's s_dev
+ * @refs: the result (@refs->task sorted by tgid); free it with
+ *	holder_fsrefs_free()
+ *
+ * Return: 0 or a negative errno.
+ */
+int holders_fsrefs_tasks(struct holders *h, uint32_t s_dev,
+			 struct holder_fsrefs *refs)
+{
+	return fsrefs(h, s_dev, true, refs);
+}
+
+/**
+ * holder_fsrefs_task() - the name and uid holders_fsrefs_tasks() read
+ * @refs: its result
+ * @tgid: a process
+ *
+ * Return: the record, or NULL if the walk did not see @tgid.
+ */
+const struct holder_task *holder_fsrefs_task(const struct holder_fsrefs *refs,
+					     pid_t tgid)
+{
+	struct holder_task key = { .tgid = tgid };
+
+	if (!refs->ntasks)
+		return NULL;
+	return bsearch(&key, refs->task, refs->ntasks, sizeof(*refs->task),
+		       by_tgid);
 }
 
 /**
@@ -70,6 +141,7 @@ int holders_fsrefs(struct holders *h, uint32_t s_dev,
 void holder_fsrefs_free(struct holder_fsrefs *refs)
 {
 	free(refs->ref);
+	free(refs->task);
 	memset(refs, 0, sizeof(*refs));
 }
 

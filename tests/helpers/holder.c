@@ -14,9 +14,11 @@
  *
  * MODE pty opens a new pseudo-terminal (PATH is /dev/ptmx), says
  * "ready pid=PID slave=/dev/pts/N", and blocks reading the slave.
- * usage: holder [--threads N] [--maps N] [--seccomp] [--zombie-leader]
+ * usage: holder [--threads N] [--maps N] [--close] [--seccomp] [--zombie-leader]
  *	[--exec-every MS] MODE PATH
  *	MODE: read poll epoll select mmap hold
+ * --close (MODE mmap): the descriptor is closed once PATH is mapped, so
+ * that the process holds PATH by its mappings only.
  * --seccomp forbids memfd_create and dup3 (SECCOMP_RET_KILL_PROCESS), the
  * calls revoke-bpfd injects: they only work under PTRACE_O_SUSPEND_SECCOMP.
  * --zombie-leader (with --threads 2 or more): the main thread exits once
@@ -236,7 +238,7 @@ static int set_sigtrap(const char *how)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
-	int nthreads = 1, seccomp = 0, zombie_leader = 0, i;
+	int nthreads = 1, seccomp = 0, zombie_leader = 0, close_fd = 0, i;
 	pthread_t *th;
 	struct stat st;
 
@@ -245,6 +247,8 @@ int main(int argc, char **argv)
 			nthreads = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--maps") && i + 1 < argc)
 			nmaps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--close"))
+			close_fd = 1;
 		else if (!strcmp(argv[i], "--seccomp"))
 			seccomp = 1;
 		else if (!strcmp(argv[i], "--zombie-leader"))
@@ -258,7 +262,7 @@ int main(int argc, char **argv)
 	}
 	if (argc - i != 2 || nthreads < 1 || nmaps < 1 || exec_every_ms < 0 ||
 	    (zombie_leader && nthreads < 2) || (sigtrap && set_sigtrap(sigtrap))) {
-		fprintf(stderr, "usage: holder [--threads N] [--maps N] [--seccomp] "
+		fprintf(stderr, "usage: holder [--threads N] [--maps N] [--close] [--seccomp] "
 			"[--zombie-leader] [--exec-every MS] [--sigtrap block|ignore|catch] "
 			"read|poll|epoll|select|mmap|hold PATH\n");
 		return 2;
@@ -284,6 +288,10 @@ int main(int argc, char **argv)
 			perror("mmap");
 			return 1;
 		}
+	}
+	if (close_fd && !strcmp(mode, "mmap")) {
+		close(fd);
+		fd = -1;
 	}
 	sigaction(SIGBUS, &sa, NULL);
 	if (seccomp && forbid_injection()) {

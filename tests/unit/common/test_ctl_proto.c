@@ -273,9 +273,10 @@ static void test_verbs(void)
 	CHECK("the unknown-verb message names every verb", all);
 	for (i = 0, n = 0; revoke_ok_words[i]; i++)
 		n += !strcmp(revoke_ok_words[i], "ignored") ||
-		     !strcmp(revoke_ok_words[i], "reloaded");
-	CHECK("the ok words hold ignored and reloaded, which the daemon sends",
-	      i == 10 && n == 2);
+		     !strcmp(revoke_ok_words[i], "reloaded") ||
+		     !strcmp(revoke_ok_words[i], "holders");
+	CHECK("the ok words hold ignored, reloaded and holders, which the daemon sends",
+	      i == 11 && n == 3);
 }
 
 int main(void)
