@@ -94,11 +94,14 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			return -ENOSPC;
 	}
 	if (req->has_rdev)
-		snprintf(rdev, sizeof(rdev), " rdev=%u:%u type=%s%s%s%s",
+		snprintf(rdev, sizeof(rdev), " rdev=%u:%u type=%s%s",
 			 req->rdev_major, req->rdev_minor,
 			 revoke_rdev_type_name(req->rdev_type),
-			 req->removed ? " removed=yes" : "",
-			 req->cause[0] ? " cause=" : "", req->cause);
+			 req->removed ? " removed=yes" : "");
+	/* a device's, or a filesystem's (add fs=, umount) */
+	if (req->cause[0])
+		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
+			 " cause=%s", req->cause);
 	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
 		     revoke_verb_name(req->verb), act, path, fs, ino, dev, rdev,
 		     rel, tmo, req->spare ? " spare=yes" : "");

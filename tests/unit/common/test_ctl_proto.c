@@ -104,6 +104,20 @@ static void test_accepts(void)
 	      parse("revoke-bpf/1 add ino=5 spare=yes\n", &r, &why) == 0 &&
 	      r.spare && revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
 	      !strcmp(buf, "revoke-bpf/1 add ino=5 spare=yes\n"));
+	CHECK("add fs=yes with path parses, and formats back",
+	      parse("revoke-bpf/1 add path=/m fs=yes cause=usb\n", &r, &why) == 0 &&
+	      r.fs == REVOKE_FS_PATH && !strcmp(r.cause, "usb") &&
+	      revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 add path=/m fs=yes cause=usb\n"));
+	CHECK("del fs=MAJ:MIN parses, and formats back",
+	      parse("revoke-bpf/1 del fs=8:1\n", &r, &why) == 0 &&
+	      r.fs == REVOKE_FS_DEV && r.fs_major == 8 && r.fs_minor == 1 &&
+	      revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 del fs=8:1\n"));
+	CHECK("umount fs=yes with path, timeout_ms and spare parses",
+	      parse("revoke-bpf/1 umount path=/m fs=yes timeout_ms=500 spare=yes\n",
+		    &r, &why) == 0 && r.verb == REVOKE_VERB_UMOUNT &&
+	      r.timeout_ms == 500 && r.spare);
 	CHECK("fields in any order",
 	      parse("revoke-bpf/1 add dev=0:22 ino=5\n", &r, &why) == 0 &&
 	      r.minor == 22 && r.ino == 5);
@@ -120,9 +134,19 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 list\nrevoke-bpf/1 list\n", "request is not exactly one line" },
 		{ "revoke-bpf/2 list\n", "unknown protocol version (expected revoke-bpf/1)" },
 		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
-		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent or reload)" },
-		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent or reload)" },
-		{ "revoke-bpf/1 add\n", "missing field path, ino or rdev" },
+		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount or holders)" },
+		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount or holders)" },
+		{ "revoke-bpf/1 add\n", "missing field path, ino, rdev or fs" },
+		{ "revoke-bpf/1 add fs=8:1\n", "add fs= needs the filesystem sent with the request (fs=yes and path)" },
+		{ "revoke-bpf/1 add fs=yes\n", "fs=yes names the filesystem of path: path is missing" },
+		{ "revoke-bpf/1 add fs=no path=/m\n", "fs is not yes or MAJ:MIN (major < 4096, minor < 1048576)" },
+		{ "revoke-bpf/1 add fs=yes fs=yes path=/m\n", "field fs given twice" },
+		{ "revoke-bpf/1 del fs=8:1 path=/m\n", "fs=MAJ:MIN names a filesystem; it does not go with path" },
+		{ "revoke-bpf/1 add fs=yes path=/m ino=3\n", "fs names a filesystem; it does not go with ino, dev, rdev or removed" },
+		{ "revoke-bpf/1 del fs=8:1 ino=3\n", "fs names a filesystem; it does not go with ino, dev, rdev or removed" },
+		{ "revoke-bpf/1 list fs=8:1\n", "fs is a field of add, del, umount and holders only" },
+		{ "revoke-bpf/1 umount path=/m\n", "umount needs field fs" },
+		{ "revoke-bpf/1 umount fs=yes path=/m release=yes\n", "umount releases every descriptor: it takes no field release" },
 		{ "revoke-bpf/1 add rdev=7:0\n", "a device needs both rdev and type" },
 		{ "revoke-bpf/1 add rdev=7:0 type=fifo\n", "type is not char or block" },
 		{ "revoke-bpf/1 add rdev=7 type=char\n", "rdev is not MAJ:MIN (major < 4096, minor < 1048576)" },
@@ -246,7 +270,8 @@ static void test_props(void)
 static void test_verbs(void)
 {
 	static const char *const privileged[] = {
-		"add", "del", "events", "unload", "uevent", "reload",
+		"add", "del", "events", "unload", "uevent", "reload", "umount",
+		"holders",
 	};
 	const char *why = NULL;
 	enum revoke_verb v;
@@ -264,7 +289,7 @@ static void test_verbs(void)
 	for (i = 0, all = true; i < sizeof(privileged) / sizeof(*privileged); i++)
 		all &= !revoke_verb_parse(privileged[i], &v) &&
 		       revoke_verb_privileged(v);
-	CHECK("add, del, events, unload, uevent and reload, no other, are privileged",
+	CHECK("add, del, events, unload, uevent, reload, umount and holders, no other, are privileged",
 	      all && n == sizeof(privileged) / sizeof(*privileged));
 	CHECK("an unknown verb is refused", revoke_verb_parse("frob", &v) == -EINVAL);
 	parse("revoke-bpf/1 frob\n", &(struct revoke_req){}, &why);
@@ -274,9 +299,10 @@ static void test_verbs(void)
 	for (i = 0, n = 0; revoke_ok_words[i]; i++)
 		n += !strcmp(revoke_ok_words[i], "ignored") ||
 		     !strcmp(revoke_ok_words[i], "reloaded") ||
-		     !strcmp(revoke_ok_words[i], "holders");
-	CHECK("the ok words hold ignored, reloaded and holders, which the daemon sends",
-	      i == 11 && n == 3);
+		     !strcmp(revoke_ok_words[i], "holders") ||
+		     !strcmp(revoke_ok_words[i], "umounted");
+	CHECK("the ok words hold ignored, reloaded, holders and umounted, which the daemon sends",
+	      i == 12 && n == 4);
 }
 
 int main(void)

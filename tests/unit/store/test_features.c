@@ -21,7 +21,7 @@ static const char *const old_hooks[] = {
 	"path_truncate", "file_receive", "file_free_security",
 	"file_ioctl_compat", "kernel_read_file", "kernel_post_read_file",
 	"uring_cmd", "file_send_sigiotask", "inode_getxattr", "inode_listxattr",
-	"inode_setxattr", "inode_removexattr",
+	"inode_setxattr", "inode_removexattr", "sb_free_security",
 };
 
 /* Only in newer kernels. */
