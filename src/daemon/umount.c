@@ -196,20 +196,75 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 }
 
 /**
+ * umount_super() - force one filesystem off the machine: deny it, unmount
+ *	the filesystems on loop devices backed by it, release every holder,
+ *	unmount every mount of it and wait until it is gone
+ * @d: the daemon
+ * @s_dev: its super_block's s_dev (kernel encoding)
+ * @sb: its super_block's address, or 0 if it is known by number only
+ * @cause: who asked, one word (in the revoked filesystem set)
+ * @opts: the pipeline's options (every descriptor is released whatever
+ *	@opts->release says)
+ * @r: the result; @r->lines may already hold lines of the caller's (its
+ *	sync), which come first; umount_result_free() it
+ *
+ * Return: true if every filesystem went (@r->gone).
+ */
+bool umount_super(struct daemon *d, uint32_t s_dev, uint64_t sb,
+		  const char *cause, const struct pipeline_opts *opts,
+		  struct umount_result *r)
+{
+	struct umount_run u = { .d = d, .opts = *opts, .cause = cause,
+				.lines = r->lines, .gone = true };
+	struct fs_target t = { .s_dev = s_dev, .sb = sb };
+
+	u.opts.release = REVOKE_RELEASE_YES;
+	umount_one(&u, &t, 0);
+	r->sum = u.sum;
+	r->lines = u.lines;
+	r->gone = u.gone;
+	return u.gone;
+}
+
+/**
+ * umount_result_free() - free what umount_super() gave
+ * @r: its result
+ */
+void umount_result_free(struct umount_result *r)
+{
+	rbuf_free(&r->lines);
+	pipeline_result_free(&r->sum);
+}
+
+/**
+ * umount_answer() - an answer's lines for umount_super()'s result: the
+ *	pipeline's report summed over every filesystem unmounted, then one
+ *	line per sync, pin, release step and filesystem gone (or not)
+ * @resp: the answer
+ * @r: the result
+ */
+void umount_answer(struct rbuf *resp, struct umount_result *r)
+{
+	answer_pipeline(resp, 0, &r->sum);
+	pipeline_report_lines(resp, &r->sum);
+	rbuf_printf(resp, "%.*s", (int)r->lines.len, r->lines.data);
+	resp->failed |= r->lines.failed;
+}
+
+/**
  * umount_fs() - umount: force a filesystem off the machine
  * @d: the daemon
  * @peer: who asks, with a descriptor of a file on the filesystem
  * @req: the request (fs=yes, path, and add's timeout_ms, spare, cause)
- * @resp: the answer: the filesystem, the pipeline's report summed over
- *	every filesystem unmounted, then one line per sync, pin, release
- *	step and filesystem gone (or not)
+ * @resp: the answer: the filesystem, then umount_answer()'s lines
  *
  * Return: 0, or -1 once an error is answered.
  */
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp)
 {
-	struct umount_run u = { .d = d, .gone = true };
+	struct umount_result r = {};
+	struct pipeline_opts opts;
 	struct fs_target t;
 	const char *synced;
 	char why[512];
@@ -225,28 +280,23 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 		answer_err(resp, -err, "%s", why);
 		return -1;
 	}
-	u.opts = verbs_pipeline_opts(d, req);
-	u.opts.release = REVOKE_RELEASE_YES;
-	u.cause = req->cause[0] ? req->cause : "umount";
-	synced = umount_sync(peer->sent_fd, u.opts.timeout_ms);
-	rbuf_printf(&u.lines, REVOKE_LINE_SYNC " " REVOKE_FIELD_FS "=%u:%u "
+	opts = verbs_pipeline_opts(d, req);
+	synced = umount_sync(peer->sent_fd, opts.timeout_ms);
+	rbuf_printf(&r.lines, REVOKE_LINE_SYNC " " REVOKE_FIELD_FS "=%u:%u "
 		    REVOKE_FIELD_RESULT "=%s\n", revoke_kdev_major(t.s_dev),
 		    revoke_kdev_minor(t.s_dev), synced);
 	umount_let_go(peer->sent_fd);
 	holders_skip(&d->pipeline.holders, getpid(), peer->pid);
-	umount_one(&u, &t, 0);
+	umount_super(d, t.s_dev, t.sb, req->cause[0] ? req->cause : "umount",
+		     &opts, &r);
 	holders_skip(&d->pipeline.holders, getpid(), 0);
 	log_info("umount fs=%u:%u by uid=%u pid=%d: %s\n",
 		 revoke_kdev_major(t.s_dev), revoke_kdev_minor(t.s_dev),
 		 (unsigned int)peer->uid, (int)peer->pid,
-		 u.gone ? "gone" : "not gone");
+		 r.gone ? "gone" : "not gone");
 	rbuf_printf(resp, "ok " REVOKE_OK_UMOUNTED "\n");
 	filesystems_answer_target(resp, &t);
-	answer_pipeline(resp, 0, &u.sum);
-	pipeline_report_lines(resp, &u.sum);
-	rbuf_printf(resp, "%.*s", (int)u.lines.len, u.lines.data);
-	resp->failed |= u.lines.failed;
-	rbuf_free(&u.lines);
-	pipeline_result_free(&u.sum);
+	umount_answer(resp, &r);
+	umount_result_free(&r);
 	return 0;
 }
