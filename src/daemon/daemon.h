@@ -31,6 +31,23 @@
 #include "policy.h"
 #include "store/store.h"
 
+#define DEVICES_PARTS_MAX 64
+#define DEVICES_DEVPATH_LEN 256
+
+/**
+ * struct devices_parts - the partitions whose removal was seen last, so
+ *	that their disk's removal, which comes after them, finds them (their
+ *	sysfs entries are gone by then)
+ * @devpath: each one's DEVPATH ("" for a free slot)
+ * @rdev: its number (kernel encoding)
+ * @next: the slot the next one takes (the oldest is forgotten)
+ */
+struct devices_parts {
+	char devpath[DEVICES_PARTS_MAX][DEVICES_DEVPATH_LEN];
+	uint32_t rdev[DEVICES_PARTS_MAX];
+	size_t next;
+};
+
 /**
  * struct daemon - everything revoke-bpfd holds while it runs
  * @rb: the pinned maps and programs
@@ -46,6 +63,7 @@
  * @policy: the policy in force
  * @uevent_fd: the kernel uevent socket (source netlink), or -1
  * @uevent_req: the kernel uevent being handled
+ * @parts: partitions removed before their disk
  * @signal_fd: SIGTERM, SIGINT and SIGHUP
  * @loop: the event loop
  * @serving: @loop is up
@@ -65,6 +83,7 @@ struct daemon {
 	struct policy policy;
 	int uevent_fd;
 	struct revoke_req uevent_req;
+	struct devices_parts parts;
 	int signal_fd;
 	struct ctl_loop loop;
 	bool serving;
@@ -119,7 +138,31 @@ int filesystems_del(struct daemon *d, const struct ctl_peer *peer,
 		    const struct revoke_req *req, struct rbuf *resp);
 int filesystems_list(struct daemon *d, struct rbuf *body);
 
+int filesystems_mounted_from(struct daemon *d, const uint32_t *rdevs,
+			     size_t nr, struct fs_target *out, size_t max);
+void filesystems_revoke_loops(struct daemon *d, const struct loopdev_set *loops,
+			      const struct revoke_req *req, pid_t skip,
+			      struct rbuf *resp);
+
 /* umount.c */
+
+/**
+ * struct umount_result - what umount_super() did
+ * @sum: the pipeline's report, summed over every filesystem unmounted
+ * @lines: what was done besides (sync, pins, unpins, gone), in order
+ * @gone: every filesystem went
+ */
+struct umount_result {
+	struct pipeline_result sum;
+	struct rbuf lines;
+	bool gone;
+};
+
+bool umount_super(struct daemon *d, uint32_t s_dev, uint64_t sb,
+		  const char *cause, const struct pipeline_opts *opts,
+		  struct umount_result *r);
+void umount_result_free(struct umount_result *r);
+void umount_answer(struct rbuf *resp, struct umount_result *r);
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
 
