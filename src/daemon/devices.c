@@ -277,8 +277,8 @@ static void devices_umount(struct daemon *d, const struct device_removal *rm,
  * policy or not.  With mode=umount, every filesystem mounted from a
  * removed block device or from its partitions (removed before it, in
  * events of their own: devices_note_partition()) is then revoked and
- * unmounted by umount_super().  Events from the source the policy does not follow, and
- * any action but "remove", are ignored.
+ * unmounted by umount_super().  Events from the source the policy does
+ * not follow, and any action but "remove", are ignored.
  *
  * Return: 1 if ignored (nothing answered), else as devices_add().
  */

@@ -116,7 +116,9 @@ partition_disk() {
 		le32 $((sectors - 2048))
 		dd if=/dev/zero bs=48 count=1 2>/dev/null
 		printf '\x55\xaa'
-	} | dd of=/dev/sda bs=512 count=1 conv=notrunc 2>/dev/null
+	} > "$D/mbr"
+	# from a file: from a pipe, dd's one read may be short
+	dd if="$D/mbr" of=/dev/sda bs=512 count=1 conv=notrunc 2>/dev/null
 	blockdev --rereadpt /dev/sda
 	"$REVOKE_UDEVADM" settle -t 10
 	for i in $(seq 1 100); do
