@@ -34,8 +34,37 @@ static bool not_done(const char *line)
 		strcmp(v, "yes")) ||
 	       (cli_output_line_is(line, REVOKE_LINE_TTY) &&
 		revoke_kv_get(line, REVOKE_FIELD_HUNGUP, v, sizeof(v)) && strcmp(v, "yes")) ||
-	       (cli_output_line_is(line, REVOKE_LINE_LOOP) &&
+	       ((cli_output_line_is(line, REVOKE_LINE_LOOP) ||
+		 cli_output_line_is(line, REVOKE_LINE_MOUNTED)) &&
 		revoke_kv_get(line, REVOKE_FIELD_REASON, v, sizeof(v)));
+}
+
+/* A filesystem mounted from a revoked image's loop device, as text. */
+static void print_mounted(const char *line)
+{
+	char fs[32] = "?", type[REVOKE_FSTYPE_LEN] = "?", why[64] = "";
+	char hold[16] = "?", rel[16] = "?", failed[16] = "?";
+
+	revoke_kv_get(line, REVOKE_FIELD_FS, fs, sizeof(fs));
+	revoke_kv_get(line, REVOKE_FIELD_FSTYPE, type, sizeof(type));
+	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
+	if (revoke_kv_get(line, REVOKE_FIELD_SCAN, fs, sizeof(fs))) {
+		printf("  mounted filesystems: not looked for: %s\n", why);
+		return;
+	}
+	revoke_kv_get(line, REVOKE_FIELD_HOLDERS, hold, sizeof(hold));
+	revoke_kv_get(line, REVOKE_FIELD_RELEASED, rel, sizeof(rel));
+	revoke_kv_get(line, REVOKE_FIELD_FAILED, failed, sizeof(failed));
+	if (strstr(line, " " REVOKE_FIELD_REVOKED "=no"))
+		printf("  filesystem %s (%s) mounted from it: not revoked: %s\n",
+		       fs, type, why);
+	else if (why[0])
+		printf("  filesystem %s (%s) mounted from it: revoked; "
+		       "holders not handled: %s\n", fs, type, why);
+	else
+		printf("  filesystem %s (%s) mounted from it: revoked; "
+		       "holders %s, released %s, failed %s\n", fs, type, hold,
+		       rel, failed);
 }
 
 /* umount's lines: its sync, each step of the release, each filesystem. */
@@ -86,6 +115,10 @@ static void print_reach(const char *line)
 	}
 	if (cli_output_line_is(line, REVOKE_LINE_PIN))
 		return;		/* what the unpin lines act on */
+	if (cli_output_line_is(line, REVOKE_LINE_MOUNTED)) {
+		print_mounted(line);
+		return;
+	}
 	if (cli_output_line_is(line, REVOKE_LINE_IO_URING)) {
 		revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
 		revoke_kv_get(line, REVOKE_FIELD_FD, fd, sizeof(fd));
@@ -113,7 +146,8 @@ static void print_reach(const char *line)
 }
 
 /* Exit statuses of add and umount (revoke-bpf(8) and its --help). */
-#define EXIT_REACH_LEFT 3	/* a loop device, tty, mount or swap was not */
+#define EXIT_REACH_LEFT 3	/* a loop device, tty, mount, swap or a
+				 * filesystem on a revoked image was not */
 #define EXIT_HOLDERS_LEFT 4	/* some holder may keep its access */
 
 /* What the lines after the counts leave undone: 0 or an exit status. */
@@ -154,6 +188,7 @@ static int print_report(char *body)
 		cli_output_json_lines("failures", body, REVOKE_LINE_FAILURE);
 		cli_output_json_lines("killed", body, REVOKE_LINE_KILLED);
 		cli_output_json_lines("loops", body, REVOKE_LINE_LOOP);
+		cli_output_json_lines("mounted", body, REVOKE_LINE_MOUNTED);
 		cli_output_json_lines("ttys", body, REVOKE_LINE_TTY);
 		cli_output_json_lines("io_uring", body, REVOKE_LINE_IO_URING);
 		cli_output_json_lines("sync", body, REVOKE_LINE_SYNC);

@@ -39,6 +39,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
 #define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 #define REVOKE_LINE_HOLDER	"holder"	/* holders: one process */
+#define REVOKE_LINE_MOUNTED	"mounted"	/* add: a fs on a revoked image */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -84,6 +85,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_REASON		"reason"
 #define REVOKE_FIELD_KEEPS_ACCESS	"keeps_access"
 #define REVOKE_FIELD_GONE		"gone"
+#define REVOKE_FIELD_REVOKED		"revoked"	/* mounted: yes|no */
 #define REVOKE_FIELD_FD			"fd"
 #define REVOKE_FIELD_FILES		"files"
 #define REVOKE_FIELD_BUFFERS		"buffers"

@@ -32,6 +32,23 @@
 #include "policy.h"
 #include "store/store.h"
 
+#define DEVICES_PARTS_MAX 64
+#define DEVICES_DEVPATH_LEN 256
+
+/**
+ * struct devices_parts - the partitions whose removal was seen last, so
+ *	that their disk's removal, which comes after them, finds them (their
+ *	sysfs entries are gone by then)
+ * @devpath: each one's DEVPATH ("" for a free slot)
+ * @rdev: its number (kernel encoding)
+ * @next: the slot the next one takes (the oldest is forgotten)
+ */
+struct devices_parts {
+	char devpath[DEVICES_PARTS_MAX][DEVICES_DEVPATH_LEN];
+	uint32_t rdev[DEVICES_PARTS_MAX];
+	size_t next;
+};
+
 /**
  * struct daemon - everything revoke-bpfd holds while it runs
  * @rb: the pinned maps and programs
@@ -47,6 +64,7 @@
  * @policy: the policy in force
  * @uevent_fd: the kernel uevent socket (source netlink), or -1
  * @uevent_req: the kernel uevent being handled
+ * @parts: partitions removed before their disk
  * @signal_fd: SIGTERM, SIGINT and SIGHUP
  * @loop: the event loop
  * @serving: @loop is up
@@ -66,6 +84,7 @@ struct daemon {
 	struct policy policy;
 	int uevent_fd;
 	struct revoke_req uevent_req;
+	struct devices_parts parts;
 	int signal_fd;
 	struct ctl_loop loop;
 	bool serving;
@@ -125,7 +144,40 @@ int filesystems_del(struct daemon *d, const struct ctl_peer *peer,
 		    const struct revoke_req *req, struct rbuf *resp);
 int filesystems_list(struct daemon *d, struct rbuf *body);
 
+int filesystems_mounted_from(struct daemon *d, const uint32_t *rdevs,
+			     size_t nr, struct fs_target *out, size_t max);
+void filesystems_revoke_loops(struct daemon *d, const struct loopdev_set *loops,
+			      const struct revoke_req *req, pid_t skip,
+			      struct rbuf *resp);
+
 /* umount.c */
+
+/* umount's steps, whose time struct umount_result keeps */
+enum umount_step { UMOUNT_SYNC, UMOUNT_PIPELINE, UMOUNT_RELEASE, UMOUNT_GONE,
+		   UMOUNT_STEPS };
+
+/**
+ * struct umount_result - what umount_super() did
+ * @sum: the pipeline's report, summed over every filesystem unmounted
+ * @lines: what was done besides (sync, pins, unpins, gone), in order
+ * @gone: every filesystem went
+ * @us: microseconds spent in each step (enum umount_step), summed over
+ *	every filesystem: sync, the holders, finding and releasing what
+ *	pins it, waiting for its super_block to go
+ */
+struct umount_result {
+	struct pipeline_result sum;
+	struct rbuf lines;
+	bool gone;
+	uint64_t us[UMOUNT_STEPS];
+};
+
+bool umount_super(struct daemon *d, uint32_t s_dev, uint64_t sb,
+		  const char *cause, const struct pipeline_opts *opts,
+		  struct umount_result *r);
+void umount_result_free(struct umount_result *r);
+void umount_answer(struct rbuf *resp, struct umount_result *r);
+uint64_t umount_now_us(void);
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
 

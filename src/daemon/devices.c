@@ -167,6 +167,105 @@ static const struct policy_rule *devices_rule(struct daemon *d,
 	return rule;
 }
 
+/* The value of @rm's property @key, or NULL. */
+static const char *devices_prop(const struct device_removal *rm,
+				const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < rm->props.n; i++)
+		if (!strcmp(rm->props.keys[i], key))
+			return rm->props.vals[i];
+	return NULL;
+}
+
+/*
+ * Remember @rm if it is a partition, for its disk's removal: the kernel
+ * removes a disk's partitions first, each in an event of its own, and
+ * their sysfs entries are gone by the time the disk's event comes.
+ */
+static void devices_note_partition(struct daemon *d,
+				   const struct device_removal *rm)
+{
+	const char *type = devices_prop(rm, "DEVTYPE");
+	const char *path = devices_prop(rm, "DEVPATH");
+	size_t slot;
+
+	if (rm->key.type != REVOKE_RDEV_BLOCK || !type || !path ||
+	    strcmp(type, "partition") || strlen(path) >= DEVICES_DEVPATH_LEN)
+		return;
+	slot = d->parts.next++ % DEVICES_PARTS_MAX;
+	strcpy(d->parts.devpath[slot], path);
+	d->parts.rdev[slot] = rm->key.rdev;
+}
+
+/*
+ * The block devices whose filesystems go with @rm: itself, and the
+ * partitions seen removed whose DEVPATH is below its own (forgotten
+ * now: their disk is gone).  Return how many are in @rdevs.
+ */
+static size_t devices_with_partitions(struct daemon *d,
+				      const struct device_removal *rm,
+				      uint32_t *rdevs, size_t max)
+{
+	const char *path = devices_prop(rm, "DEVPATH");
+	size_t i, n = 1, len;
+
+	rdevs[0] = rm->key.rdev;
+	if (rm->key.type != REVOKE_RDEV_BLOCK || !path)
+		return n;
+	len = strlen(path);
+	for (i = 0; i < DEVICES_PARTS_MAX; i++) {
+		if (strncmp(d->parts.devpath[i], path, len) ||
+		    d->parts.devpath[i][len] != '/')
+			continue;
+		if (n < max)
+			rdevs[n++] = d->parts.rdev[i];
+		d->parts.devpath[i][0] = '\0';
+	}
+	return n;
+}
+
+/*
+ * mode=umount: revoke and unmount every filesystem mounted from @rm or
+ * from one of @rdevs, its partitions, as "revoke-bpf umount" does; say
+ * each in the log and in @resp.
+ */
+static void devices_umount(struct daemon *d, const struct device_removal *rm,
+			   const uint32_t *rdevs, size_t nr,
+			   const struct rdev_add *add, struct rbuf *resp)
+{
+	struct fs_target t[DEVICES_PARTS_MAX];
+	struct umount_result r;
+	char *line, *save = NULL;
+	int i, n;
+
+	n = filesystems_mounted_from(d, rdevs, nr, t, DEVICES_PARTS_MAX);
+	if (n < 0)
+		log_err("uevent remove block %u:%u: cannot read the mounts: "
+			"%s\n", rm->major, rm->minor, strerror(-n));
+	if (!n)
+		log_info("uevent remove block %u:%u: no filesystem is mounted "
+			 "from it or its partitions\n", rm->major, rm->minor);
+	for (i = 0; i < n; i++) {
+		memset(&r, 0, sizeof(r));
+		umount_super(d, t[i].s_dev, t[i].sb, add->cause, &add->opts,
+			     &r);
+		log_info("uevent remove block %u:%u: fs=%u:%u type=%s %s\n",
+			 rm->major, rm->minor, revoke_kdev_major(t[i].s_dev),
+			 revoke_kdev_minor(t[i].s_dev), t[i].fstype,
+			 r.gone ? "revoked and unmounted" :
+			 "revoked, NOT unmounted");
+		pipeline_report_lines(resp, &r.sum);
+		rbuf_printf(resp, "%.*s", (int)r.lines.len, r.lines.data);
+		line = r.lines.data ? strtok_r(r.lines.data, "\n", &save) : NULL;
+		for (; line; line = strtok_r(NULL, "\n", &save))
+			log_info("uevent remove block %u:%u: %s\n", rm->major,
+				 rm->minor, line);
+		umount_result_free(&r);
+	}
+}
+
 /**
  * devices_removed() - act on a device event
  * @d: the daemon
@@ -175,23 +274,31 @@ static const struct policy_rule *devices_rule(struct daemon *d,
  *
  * A removed device is revoked if the policy says so, and its revocation,
  * if it was revoked before, is scoped to the instance that went away,
- * policy or not.  Events from the source the policy does not follow, and
- * any action but "remove", are ignored.
+ * policy or not.  With mode=umount, every filesystem mounted from a
+ * removed block device or from its partitions (removed before it, in
+ * events of their own: devices_note_partition()) is then revoked and
+ * unmounted by umount_super().  Events from the source the policy does
+ * not follow, and any action but "remove", are ignored.
  *
  * Return: 1 if ignored (nothing answered), else as devices_add().
  */
 int devices_removed(struct daemon *d, const struct device_removal *rm,
 		    struct rbuf *resp)
 {
+	uint32_t rdevs[DEVICES_PARTS_MAX + 1];
 	const struct policy_rule *rule;
 	struct revoke_rdev_val val;
 	struct rdev_add add;
 	bool revoked;
+	size_t nr;
+	int ret;
 
 	/* one source at a time, or a removal would be stamped twice */
 	if (rm->from_kernel != (d->policy.source == POLICY_SOURCE_NETLINK) ||
 	    strcmp(rm->action, "remove"))
 		return 1;
+	devices_note_partition(d, rm);
+	nr = devices_with_partitions(d, rm, rdevs, DEVICES_PARTS_MAX + 1);
 	revoked = !device_set_get(&d->rb, &rm->key, &val);
 	rule = devices_rule(d, rm, revoked);
 	if (!rule && !revoked)
@@ -203,7 +310,8 @@ int devices_removed(struct daemon *d, const struct device_removal *rm,
 		.opts = {
 			/* no rule (revoked by hand): the default, release */
 			.release = !rule ? REVOKE_RELEASE_AUTO :
-				   rule->mode == POLICY_RELEASE ?
+				   rule->mode == POLICY_RELEASE ||
+				   rule->mode == POLICY_UMOUNT ?
 				   REVOKE_RELEASE_YES : REVOKE_RELEASE_NO,
 			.timeout_ms = PIPELINE_TIMEOUT_DEFAULT_MS,
 			.spare = d->policy.spare_holders,
@@ -211,9 +319,13 @@ int devices_removed(struct daemon *d, const struct device_removal *rm,
 		.uid = rm->uid,
 		.pid = rm->pid,
 	};
-	return devices_add(d, &add, (struct rdev_actions){
+	ret = devices_add(d, &add, (struct rdev_actions){
 				.pipeline = !rule || rule->mode != POLICY_DENY,
 				.hangup = rule && rule->hangup }, resp);
+	if (!ret && rule && rule->mode == POLICY_UMOUNT &&
+	    rm->key.type == REVOKE_RDEV_BLOCK)
+		devices_umount(d, rm, rdevs, nr, &add, resp);
+	return ret;
 }
 
 /**

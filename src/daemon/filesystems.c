@@ -9,11 +9,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/common.h"
 #include "daemon.h"
+#include "pipeline/fs_pins.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"
 
@@ -293,4 +296,215 @@ static int filesystems_list_one(uint32_t s_dev,
 int filesystems_list(struct daemon *d, struct rbuf *body)
 {
 	return super_set_for_each(&d->rb, filesystems_list_one, body);
+}
+
+/* The whole of /proc/self/mountinfo, NUL-terminated, or NULL. */
+static char *filesystems_read_mountinfo(void)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap), *more;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len > 1)
+			continue;
+		more = realloc(buf, cap * 2);
+		if (!more)
+			goto fail;
+		buf = more;
+		cap *= 2;
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Name @t's super_block by the kernel's ident of an O_PATH descriptor of
+ * @path, a mount point of it in the daemon's namespace, if it is still
+ * @t's (not mounted over).  Return true if it is.
+ */
+static bool filesystems_ident_at(struct daemon *d, const char *path,
+				 struct fs_target *t)
+{
+	struct revoke_ident id;
+	bool ok = false;
+	int fd;
+
+	if (!d->pipeline.ready)
+		return false;
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (!holders_ident(&d->pipeline.holders, fd, &id) &&
+	    id.s_dev == t->s_dev) {
+		t->sb = id.sb;
+		memcpy(t->fstype, id.fstype, sizeof(t->fstype));
+		t->fstype[sizeof(t->fstype) - 1] = '\0';
+		ok = true;
+	}
+	close(fd);
+	return ok;
+}
+
+/* Add mount @m to @out (@nr so far, room for @max) if it is a new fs. */
+static void filesystems_take(struct daemon *d, const struct fs_mount *m,
+			     uint32_t s_dev, struct fs_target *out,
+			     size_t *nr, size_t max)
+{
+	struct fs_target *t = NULL;
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (out[i].s_dev == s_dev)
+			t = &out[i];
+	if (t && t->sb)
+		return;
+	if (!t) {
+		if (*nr == max)
+			return;
+		t = &out[*nr];
+		memset(t, 0, sizeof(*t));
+		t->s_dev = s_dev;
+		snprintf(t->fstype, sizeof(t->fstype), "%s", m->fstype);
+		(*nr)++;
+	}
+	filesystems_ident_at(d, m->path, t);
+	if (filesystems_refuse(d, t, why, sizeof(why))) {
+		log_err("%s; left alone\n", why);
+		*t = out[--*nr];
+	}
+}
+
+/**
+ * filesystems_mounted_from() - the filesystems mounted in revoke-bpfd's
+ *	mount namespace from some block devices
+ * @d: the daemon
+ * @rdevs: the devices (kernel encoding): a filesystem matches when its
+ *	super_block's s_dev, mountinfo's third field, is one of them
+ * @nr: their number
+ * @out: the filesystems, each named by its super_block if the kernel's
+ *	ident of one of its mount points says (else by number only)
+ * @max: room in @out
+ *
+ * A filesystem revoke-bpfd cannot do without (filesystems_refuse()) is
+ * left out, and said in the log.
+ *
+ * Return: how many are in @out, or a negative errno.
+ */
+int filesystems_mounted_from(struct daemon *d, const uint32_t *rdevs,
+			     size_t nr, struct fs_target *out, size_t max)
+{
+	char *text = filesystems_read_mountinfo();
+	struct fs_mount_table tab;
+	size_t i, j, found = 0;
+	uint32_t s_dev;
+	int err;
+
+	if (!text)
+		return -EIO;
+	err = fs_mounts_parse(text, strlen(text), &tab);
+	free(text);
+	if (err)
+		return err;
+	for (i = 0; i < tab.nr; i++) {
+		if (revoke_kdev(major(tab.m[i].dev), minor(tab.m[i].dev),
+				&s_dev))
+			continue;
+		for (j = 0; j < nr && rdevs[j] != s_dev; j++)
+			;
+		if (j < nr)
+			filesystems_take(d, &tab.m[i], s_dev, out, &found, max);
+	}
+	fs_mounts_table_free(&tab);
+	return (int)found;
+}
+
+/* Revoke @t, mounted from a loop device of a revoked file; say it. */
+static void filesystems_revoke_image(struct daemon *d, struct fs_target *t,
+				     const struct revoke_req *req,
+				     pid_t skip, struct rbuf *resp)
+{
+	struct pipeline_opts opts = verbs_pipeline_opts(d, req);
+	const char *cause = req->cause[0] ? req->cause : "image";
+	struct pipeline_result res;
+	enum revoke_change change;
+	struct rbuf fail = {};
+	int err;
+
+	rbuf_printf(resp, REVOKE_LINE_MOUNTED " " REVOKE_FIELD_FS "=%u:%u "
+		    REVOKE_FIELD_FSTYPE "=%s ", revoke_kdev_major(t->s_dev),
+		    revoke_kdev_minor(t->s_dev), t->fstype[0] ? t->fstype : "-");
+	err = filesystems_deny(d, t, cause, &change, &fail);
+	rbuf_free(&fail);
+	if (err) {
+		rbuf_printf(resp, REVOKE_FIELD_REVOKED "=no "
+			    REVOKE_FIELD_REASON "=deny_failed\n");
+		return;
+	}
+	holders_skip(&d->pipeline.holders, getpid(), skip);
+	err = pipeline_run_fs(&d->pipeline, t->s_dev, &opts, &res);
+	holders_skip(&d->pipeline.holders, getpid(), 0);
+	if (err) {
+		rbuf_printf(resp, REVOKE_FIELD_REVOKED "=yes "
+			    REVOKE_FIELD_REASON "=pipeline_%s\n",
+			    strerrorname_np(-err) ?: "EIO");
+		return;
+	}
+	rbuf_printf(resp, REVOKE_FIELD_REVOKED "=yes " REVOKE_FIELD_HOLDERS
+		    "=%u " REVOKE_FIELD_RELEASED "=%u " REVOKE_FIELD_FAILED
+		    "=%u\n", res.rep.holders, res.rep.released,
+		    res.rep.failed);
+	pipeline_report_lines(resp, &res);
+	pipeline_report_log_run("image fs", &res);
+	pipeline_report_log(&res);
+	pipeline_result_free(&res);
+}
+
+/**
+ * filesystems_revoke_loops() - add's step for a file that holds mounted
+ *	filesystem images: revoke every filesystem mounted from one of the
+ *	file's loop devices (the loop driver reads the file without a hook,
+ *	so revoking the file alone leaves them readable), unmounting nothing
+ * @d: the daemon
+ * @loops: the file's loop devices, from loopdev_revoke_file()
+ * @req: the add (its pipeline options and cause)
+ * @skip: the client's pid, whose cwd may be on one of them
+ * @resp: add's answer: one "mounted" line per filesystem, then the
+ *	pipeline's failures and kills
+ */
+void filesystems_revoke_loops(struct daemon *d, const struct loopdev_set *loops,
+			      const struct revoke_req *req, pid_t skip,
+			      struct rbuf *resp)
+{
+	struct fs_target t[LOOPDEV_MAX];
+	uint32_t rdevs[LOOPDEV_MAX];
+	int i, nr;
+
+	for (i = 0; i < (int)loops->nr; i++)
+		rdevs[i] = loops->dev[i].key.rdev;
+	if (!loops->nr)
+		return;
+	nr = filesystems_mounted_from(d, rdevs, loops->nr, t, LOOPDEV_MAX);
+	if (nr < 0) {
+		rbuf_printf(resp, REVOKE_LINE_MOUNTED " " REVOKE_FIELD_SCAN
+			    "=failed " REVOKE_FIELD_REASON "=%s\n",
+			    strerrorname_np(-nr) ?: "EIO");
+		return;
+	}
+	for (i = 0; i < nr; i++)
+		filesystems_revoke_image(d, &t[i], req, skip, resp);
 }

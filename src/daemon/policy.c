@@ -16,6 +16,7 @@ static const char *const mode_names[] = {
 	[POLICY_DENY] = "deny",
 	[POLICY_REVOKE] = "revoke",
 	[POLICY_RELEASE] = "release",
+	[POLICY_UMOUNT] = "umount",
 };
 
 const char *policy_mode_name(enum policy_mode mode)
@@ -67,7 +68,8 @@ static int parse_rule(char *words, unsigned int lineno, struct policy_rule *r,
 		if (!strcmp(w, "mode")) {
 			if (have_mode || parse_mode(eq + 1, &r->mode)) {
 				snprintf(err, errlen, "line %u: mode must be given "
-					 "once, as deny, revoke or release", lineno);
+					 "once, as deny, revoke, release or umount",
+					 lineno);
 				return -EINVAL;
 			}
 			have_mode = true;
@@ -102,8 +104,9 @@ static int parse_rule(char *words, unsigned int lineno, struct policy_rule *r,
 		r->nconds++;
 	}
 	if (r->hangup && r->mode == POLICY_DENY) {
-		snprintf(err, errlen, "line %u: signal=hup needs mode revoke or "
-			 "release (deny only does not look for holders)", lineno);
+		snprintf(err, errlen, "line %u: signal=hup needs mode revoke, "
+			 "release or umount (deny only does not look for "
+			 "holders)", lineno);
 		return -EINVAL;
 	}
 	return 0;

@@ -7,8 +7,8 @@
  *
  *	source udev|netlink
  *	holders kill|spare
- *	revoke [subsystem=GLOB] [PROPERTY=GLOB]... [mode=deny|revoke|release]
- *		[signal=hup]
+ *	revoke [subsystem=GLOB] [PROPERTY=GLOB]...
+ *		[mode=deny|revoke|release|umount] [signal=hup]
  *
  * source says where removals come from: the udev rule (revoke-bpf uevent,
  * the default; rules may then match any udev property) or the kernel's
@@ -28,6 +28,9 @@
  *	deny	only the BPF deny of the device number
  *	revoke	deny, wake the waiters, replace the mappings
  *	release	that, and replace the descriptors by a dead file (default)
+ *	umount	that, and every filesystem mounted from the device or from
+ *		one of its partitions is revoked and unmounted, as
+ *		"revoke-bpf umount" does, its holders released
  *
  * signal=hup then sends SIGHUP to every process that held the device, as
  * a tty hangup does to its session (not with mode=deny).
@@ -46,6 +49,7 @@ enum policy_mode {
 	POLICY_DENY,
 	POLICY_REVOKE,
 	POLICY_RELEASE,
+	POLICY_UMOUNT,
 };
 
 struct policy_cond {

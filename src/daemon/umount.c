@@ -5,14 +5,16 @@
  *	sync	 syncfs() in a child, bounded by the timeout: what was written
  *		 before the command reaches the device (a device already gone
  *		 is reported, and the rest goes on)
+ *	swap	 swap files on it are turned off (swapoff opens the file by its
+ *		 name, which the deny would refuse)
  *	deny	 the filesystem goes into the revoked filesystem set: every
  *		 operation on every inode of it fails with EIO from now on
  *	inner	 a filesystem mounted from a loop device backed by a file on
  *		 it is unmounted first, the same way
  *	pipeline every holder of any of its inodes, and every thread standing
  *		 on it (pipeline_fs.c), descriptors released
- *	release	 swap files on it off, loop devices backed by it detached,
- *		 the mounts below it and then its own unmounted, in every
+ *	release	 loop devices backed by it detached, the mounts below it and
+ *		 then its own unmounted, in every
  *		 mount namespace, never lazily (src/pipeline/fs_pins.h)
  *	gone	 wait until the super_block is really gone; only then is the
  *		 filesystem's entry taken out of the set (it names nothing any
@@ -40,30 +42,28 @@
 #define UMOUNT_DEPTH_MAX 4
 
 /**
- * struct umount_run - one umount request
+ * struct umount_run - one umount_super()
  * @d: the daemon
  * @opts: the pipeline's options: every descriptor is released
  * @cause: who asked, one word
- * @sum: the pipeline's report, summed over every filesystem unmounted
- * @lines: what was done besides (sync, pins, unpins, gone), in order
- * @gone: every filesystem went
- * @us: microseconds spent in each step, summed over every filesystem:
- *	UMOUNT_SYNC, UMOUNT_PIPELINE, UMOUNT_RELEASE (finding and releasing
- *	the pins), UMOUNT_GONE (waiting for the super_block to go)
+ * @r: the result being made
+ * @stack: the filesystems being unmounted, outermost first: one mounted
+ *	from a loop device backed by a file of its own is not followed
  */
 struct umount_run {
 	struct daemon *d;
 	struct pipeline_opts opts;
 	const char *cause;
-	struct pipeline_result sum;
-	struct rbuf lines;
-	bool gone;
-	uint64_t us[4];
+	struct umount_result *r;
+	uint32_t stack[UMOUNT_DEPTH_MAX];
 };
 
-enum { UMOUNT_SYNC, UMOUNT_PIPELINE, UMOUNT_RELEASE, UMOUNT_GONE };
-
-static uint64_t umount_now_us(void)
+/**
+ * umount_now_us() - the monotonic clock, for umount's step times
+ *
+ * Return: microseconds.
+ */
+uint64_t umount_now_us(void)
 {
 	struct timespec ts;
 
@@ -71,12 +71,13 @@ static uint64_t umount_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
-/* Add the time since *@t to step @step, and restart *@t. */
-static void umount_took(struct umount_run *u, int step, uint64_t *t)
+/* Add the time since *@t to @step, and restart *@t. */
+static void umount_took(struct umount_result *r, enum umount_step step,
+			uint64_t *t)
 {
 	uint64_t now = umount_now_us();
 
-	u->us[step] += now - *t;
+	r->us[step] += now - *t;
 	*t = now;
 }
 
@@ -133,16 +134,30 @@ static void umount_let_go(int fd)
 static void umount_gone_line(struct umount_run *u, uint32_t s_dev, bool gone,
 			     const char *why)
 {
-	rbuf_printf(&u->lines, REVOKE_LINE_GONE " " REVOKE_FIELD_FS "=%u:%u "
+	if (!gone)
+		u->r->gone = false;
+	rbuf_printf(&u->r->lines, REVOKE_LINE_GONE " " REVOKE_FIELD_FS "=%u:%u "
 		    REVOKE_FIELD_GONE "=%s", revoke_kdev_major(s_dev),
 		    revoke_kdev_minor(s_dev), gone ? "yes" : "no");
 	if (!gone)
-		rbuf_printf(&u->lines, " " REVOKE_FIELD_REASON "=%s", why);
-	rbuf_printf(&u->lines, "\n");
+		rbuf_printf(&u->r->lines, " " REVOKE_FIELD_REASON "=%s", why);
+	rbuf_printf(&u->r->lines, "\n");
 }
 
 static void umount_one(struct umount_run *u, const struct fs_target *t,
 		       int depth);
+
+/* Is @s_dev one of the filesystems being unmounted, from the outermost? */
+static bool umount_in_progress(const struct umount_run *u, uint32_t s_dev,
+			       int depth)
+{
+	int i;
+
+	for (i = 0; i <= depth; i++)
+		if (u->stack[i] == s_dev)
+			return true;
+	return false;
+}
 
 /*
  * The filesystems mounted from loop devices backed by files of @p's.
@@ -158,19 +173,48 @@ static int umount_inner(struct umount_run *u, const struct fs_pins *p,
 	for (i = 0; i < p->nr_loop; i++) {
 		if (!p->loop[i].mounted)
 			continue;
-		n++;
 		memset(&inner, 0, sizeof(inner));
 		revoke_kdev(major(p->loop[i].mounted_dev),
 			    minor(p->loop[i].mounted_dev), &inner.s_dev);
+		if (umount_in_progress(u, inner.s_dev, depth))
+			continue;
+		n++;
 		if (depth + 1 >= UMOUNT_DEPTH_MAX) {
 			umount_gone_line(u, inner.s_dev, false,
 					 "loop_devices_nested_too_deep");
-			u->gone = false;
 			continue;
 		}
 		umount_one(u, &inner, depth + 1);
 	}
 	return n;
+}
+
+/*
+ * Turn off the swap files of @pins, before the deny: swapoff(2) opens the
+ * file by its name.
+ */
+static void umount_swapoff(struct umount_run *u, struct fs_pins *pins)
+{
+	struct fs_pins_report rep;
+
+	if (!pins->nr_swap)
+		return;
+	fs_release_swaps(pins, &rep);
+	fs_release_print(&u->r->lines, pins, &rep);
+	fs_release_report_free(&rep);
+}
+
+/* Sum one run of the pipeline into the result. */
+static void umount_pipeline(struct umount_run *u, uint32_t s_dev)
+{
+	struct pipeline_result res;
+
+	if (!pipeline_run_fs(&u->d->pipeline, s_dev, &u->opts, &res)) {
+		pipeline_report_log_run("umount", &res);
+		pipeline_report_log(&res);
+		verbs_sum_results(&u->r->sum, &res);
+	}
+	pipeline_result_free(&res);
 }
 
 /* Deny, release and unmount one filesystem, and whatever sits on it. */
@@ -179,25 +223,26 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 {
 	dev_t dev = makedev(revoke_kdev_major(t->s_dev),
 			    revoke_kdev_minor(t->s_dev));
-	struct pipeline_result res;
+	uint64_t at = umount_now_us();
 	struct fs_pins_report rep = {};
 	enum revoke_change change;
 	struct fs_pins pins = {};
 	struct rbuf fail = {};
-	uint64_t at = umount_now_us();
 	char why[256];
 	bool gone;
 	int err;
 
+	u->stack[depth] = t->s_dev;
+	err = fs_pins_find(dev, &pins, why, sizeof(why));
+	if (!err) {
+		fs_pins_print(&u->r->lines, &pins);
+		umount_swapoff(u, &pins);
+	}
+	umount_took(u->r, UMOUNT_RELEASE, &at);
 	if (filesystems_deny(u->d, t, u->cause, &change, &fail)) {
 		umount_gone_line(u, t->s_dev, false, "deny_failed");
-		rbuf_free(&fail);
-		u->gone = false;
-		return;
+		goto out;
 	}
-	rbuf_free(&fail);
-	err = fs_pins_find(dev, &pins, why, sizeof(why));
-	umount_took(u, UMOUNT_RELEASE, &at);
 	if (!err && umount_inner(u, &pins, depth)) {
 		/* what pins it now that the filesystems on it are gone */
 		fs_pins_free(&pins);
@@ -205,56 +250,116 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 		err = fs_pins_find(dev, &pins, why, sizeof(why));
 	}
 	at = umount_now_us();
-	if (!pipeline_run_fs(&u->d->pipeline, t->s_dev, &u->opts, &res)) {
-		pipeline_report_log_run("umount", &res);
-		pipeline_report_log(&res);
-		verbs_sum_results(&u->sum, &res);
-	}
-	pipeline_result_free(&res);
-	umount_took(u, UMOUNT_PIPELINE, &at);
+	umount_pipeline(u, t->s_dev);
+	umount_took(u->r, UMOUNT_PIPELINE, &at);
 	if (err) {
 		umount_gone_line(u, t->s_dev, false, "pins_not_found");
 		log_err("umount fs=%u:%u: %s\n", revoke_kdev_major(t->s_dev),
 			revoke_kdev_minor(t->s_dev), why);
-		u->gone = false;
-		return;
+		goto out;
 	}
-	fs_pins_print(&u->lines, &pins);
 	fs_release(&pins, &rep);
-	fs_release_print(&u->lines, &pins, &rep);
-	umount_took(u, UMOUNT_RELEASE, &at);
+	fs_release_print(&u->r->lines, &pins, &rep);
+	umount_took(u->r, UMOUNT_RELEASE, &at);
 	/* a step that failed leaves it mounted: no use waiting for it */
 	gone = rep.failed ? fs_gone_check(dev, pins.source, why, sizeof(why)) :
 	       fs_gone_wait(dev, pins.source, (int)u->opts.timeout_ms, why,
 			    sizeof(why));
-	umount_took(u, UMOUNT_GONE, &at);
-	if (gone) {
+	umount_took(u->r, UMOUNT_GONE, &at);
+	/* gone: the entry names nothing any more; else it stays revoked */
+	if (gone)
 		super_set_del(&u->d->rb, t->s_dev, &change);
-		umount_gone_line(u, t->s_dev, true, NULL);
-	} else {
-		umount_gone_line(u, t->s_dev, false, why);
-		u->gone = false;
-	}
+	umount_gone_line(u, t->s_dev, gone, why);
 	fs_release_report_free(&rep);
+out:
+	rbuf_free(&fail);
 	fs_pins_free(&pins);
+}
+
+/**
+ * umount_super() - force one filesystem off the machine: turn its swap
+ *	off, deny it, unmount the filesystems on loop devices backed by it,
+ *	release every holder, unmount every mount of it and wait until it
+ *	is gone
+ * @d: the daemon
+ * @s_dev: its super_block's s_dev (kernel encoding)
+ * @sb: its super_block's address, or 0 if it is known by number only
+ * @cause: who asked, one word (in the revoked filesystem set)
+ * @opts: the pipeline's options (every descriptor is released whatever
+ *	@opts->release says)
+ * @r: the result, zeroed by the caller; @r->lines and @r->us may already
+ *	hold the caller's (its sync), which come first; umount_result_free()
+ *	it
+ *
+ * Return: true if every filesystem went (@r->gone).
+ */
+bool umount_super(struct daemon *d, uint32_t s_dev, uint64_t sb,
+		  const char *cause, const struct pipeline_opts *opts,
+		  struct umount_result *r)
+{
+	struct umount_run u = { .d = d, .opts = *opts, .cause = cause, .r = r };
+	struct fs_target t = { .s_dev = s_dev, .sb = sb };
+
+	r->gone = true;
+	u.opts.release = REVOKE_RELEASE_YES;
+	umount_one(&u, &t, 0);
+	return r->gone;
+}
+
+/**
+ * umount_result_free() - free what umount_super() gave
+ * @r: its result
+ */
+void umount_result_free(struct umount_result *r)
+{
+	rbuf_free(&r->lines);
+	pipeline_result_free(&r->sum);
+}
+
+/**
+ * umount_answer() - an answer's lines for umount_super()'s result: the
+ *	pipeline's report summed over every filesystem unmounted, then one
+ *	line per sync, pin, release step and filesystem gone (or not), then
+ *	the time each step took
+ * @resp: the answer
+ * @r: the result
+ */
+void umount_answer(struct rbuf *resp, struct umount_result *r)
+{
+	uint64_t total = 0;
+	int i;
+
+	for (i = 0; i < UMOUNT_STEPS; i++)
+		total += r->us[i];
+	answer_pipeline(resp, 0, &r->sum);
+	pipeline_report_lines(resp, &r->sum);
+	rbuf_printf(resp, "%.*s", (int)r->lines.len, r->lines.data);
+	resp->failed |= r->lines.failed;
+	rbuf_printf(resp, REVOKE_LINE_UMOUNT " " REVOKE_FIELD_SYNC_US "=%llu "
+		    REVOKE_FIELD_PIPELINE_US "=%llu " REVOKE_FIELD_RELEASE_US
+		    "=%llu " REVOKE_FIELD_GONE_US "=%llu " REVOKE_FIELD_TOTAL_US
+		    "=%llu\n", (unsigned long long)r->us[UMOUNT_SYNC],
+		    (unsigned long long)r->us[UMOUNT_PIPELINE],
+		    (unsigned long long)r->us[UMOUNT_RELEASE],
+		    (unsigned long long)r->us[UMOUNT_GONE],
+		    (unsigned long long)total);
 }
 
 /**
  * umount_fs() - umount: force a filesystem off the machine
  * @d: the daemon
- * @peer: who asks, with a descriptor of a file on the filesystem
+ * @peer: who asks, with a descriptor of the filesystem's mount point
  * @req: the request (fs=yes, path, and add's timeout_ms, spare, cause)
- * @resp: the answer: the filesystem, the pipeline's report summed over
- *	every filesystem unmounted, then one line per sync, pin, release
- *	step and filesystem gone (or not)
+ * @resp: the answer: the filesystem, then umount_answer()'s lines
  *
  * Return: 0, or -1 once an error is answered.
  */
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp)
 {
-	struct umount_run u = { .d = d, .gone = true };
-	uint64_t start = umount_now_us(), at = start;
+	struct umount_result r = {};
+	uint64_t at = umount_now_us();
+	struct pipeline_opts opts;
 	struct fs_target t;
 	const char *synced;
 	char why[512];
@@ -277,37 +382,24 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 		answer_err(resp, -err, "%s", why);
 		return -1;
 	}
-	u.opts = verbs_pipeline_opts(d, req);
-	u.opts.release = REVOKE_RELEASE_YES;
-	u.cause = req->cause[0] ? req->cause : "umount";
-	synced = umount_sync(peer->sent_fd, u.opts.timeout_ms);
-	umount_took(&u, UMOUNT_SYNC, &at);
-	rbuf_printf(&u.lines, REVOKE_LINE_SYNC " " REVOKE_FIELD_FS "=%u:%u "
+	opts = verbs_pipeline_opts(d, req);
+	synced = umount_sync(peer->sent_fd, opts.timeout_ms);
+	umount_took(&r, UMOUNT_SYNC, &at);
+	rbuf_printf(&r.lines, REVOKE_LINE_SYNC " " REVOKE_FIELD_FS "=%u:%u "
 		    REVOKE_FIELD_RESULT "=%s\n", revoke_kdev_major(t.s_dev),
 		    revoke_kdev_minor(t.s_dev), synced);
 	umount_let_go(peer->sent_fd);
 	holders_skip(&d->pipeline.holders, getpid(), peer->pid);
-	umount_one(&u, &t, 0);
+	umount_super(d, t.s_dev, t.sb, req->cause[0] ? req->cause : "umount",
+		     &opts, &r);
 	holders_skip(&d->pipeline.holders, getpid(), 0);
 	log_info("umount fs=%u:%u by uid=%u pid=%d: %s\n",
 		 revoke_kdev_major(t.s_dev), revoke_kdev_minor(t.s_dev),
 		 (unsigned int)peer->uid, (int)peer->pid,
-		 u.gone ? "gone" : "not gone");
+		 r.gone ? "gone" : "not gone");
 	rbuf_printf(resp, "ok " REVOKE_OK_UMOUNTED "\n");
 	filesystems_answer_target(resp, &t);
-	answer_pipeline(resp, 0, &u.sum);
-	pipeline_report_lines(resp, &u.sum);
-	rbuf_printf(resp, "%.*s", (int)u.lines.len, u.lines.data);
-	rbuf_printf(resp, REVOKE_LINE_UMOUNT " " REVOKE_FIELD_SYNC_US "=%llu "
-		    REVOKE_FIELD_PIPELINE_US "=%llu " REVOKE_FIELD_RELEASE_US
-		    "=%llu " REVOKE_FIELD_GONE_US "=%llu " REVOKE_FIELD_TOTAL_US
-		    "=%llu\n", (unsigned long long)u.us[UMOUNT_SYNC],
-		    (unsigned long long)u.us[UMOUNT_PIPELINE],
-		    (unsigned long long)u.us[UMOUNT_RELEASE],
-		    (unsigned long long)u.us[UMOUNT_GONE],
-		    (unsigned long long)(umount_now_us() - start));
-	resp->failed |= u.lines.failed;
-	rbuf_free(&u.lines);
-	pipeline_result_free(&u.sum);
+	umount_answer(resp, &r);
+	umount_result_free(&r);
 	return 0;
 }

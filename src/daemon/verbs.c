@@ -258,6 +258,8 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 	for (i = 0; i < nf.nkeys; i++) {
 		loopdev_revoke_file(&loops, &d->rb, &d->pipeline, &nf.keys[i]);
 		loopdev_report(resp, &loops);
+		/* and the filesystems mounted from them, still bound */
+		filesystems_revoke_loops(d, &loops, req, peer->pid, resp);
 	}
 	tty_hangup_finish(&th);
 	tty_hangup_report(resp, &th);

@@ -17,6 +17,11 @@ static const char *const tty_vals[] = { "tty", "/dev/ttyUSB0", "0403" };
 static const char *const disk_vals[] = { "block", "/dev/sda", "1d6b" };
 static const struct uevent_props tty = { keys, tty_vals, 3 };
 static const struct uevent_props disk = { keys, disk_vals, 3 };
+static const char *const usb_keys[] = { "SUBSYSTEM", "DEVNAME", "ID_BUS",
+					"DEVTYPE" };
+static const char *const usb_vals[] = { "block", "/dev/sdb1", "usb",
+					"partition" };
+static const struct uevent_props usb_disk = { usb_keys, usb_vals, 4 };
 
 static void test_valid(void)
 {
@@ -55,6 +60,25 @@ static void test_valid(void)
 	      policy_parse("revoke subsystem=tty signal=hup mode=revoke\n", &p,
 			   err, sizeof(err)) == 0 && p.rules[0].hangup &&
 	      p.rules[0].mode == POLICY_REVOKE);
+	CHECK("mode=umount parses, with signal=hup too, and is named umount",
+	      policy_parse("revoke subsystem=block ID_BUS=usb mode=umount\n"
+			   "revoke subsystem=block mode=umount signal=hup\n",
+			   &p, err, sizeof(err)) == 0 && p.nrules == 2 &&
+	      p.rules[0].mode == POLICY_UMOUNT && !p.rules[0].hangup &&
+	      p.rules[1].mode == POLICY_UMOUNT && p.rules[1].hangup &&
+	      !strcmp(policy_mode_name(POLICY_UMOUNT), "umount"));
+	CHECK("a removed usb disk matches the mode=umount rule of line 1",
+	      (r = policy_match(&p, &usb_disk)) && r->line == 1 &&
+	      r->mode == POLICY_UMOUNT);
+	CHECK("a disk on another bus matches the second, by subsystem only",
+	      (r = policy_match(&p, &disk)) && r->line == 2 &&
+	      r->mode == POLICY_UMOUNT);
+	CHECK("a tty matches no mode=umount rule of subsystem=block",
+	      !policy_match(&p, &tty));
+	CHECK("the example policy's umount rule for usb disks parses",
+	      policy_parse("revoke subsystem=block ID_BUS=usb mode=umount\n",
+			   &p, err, sizeof(err)) == 0 &&
+	      policy_match(&p, &usb_disk) && !policy_match(&p, &disk));
 	CHECK("a rule's missing property does not match",
 	      policy_parse("revoke ID_SERIAL=x\n", &p, err, sizeof(err)) == 0 &&
 	      !policy_match(&p, &tty));
@@ -74,16 +98,19 @@ static void test_invalid(void)
 		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source, holders or revoke)" },
 		{ "revoke subsystem\n", "line 1: 'subsystem' is not KEY=VALUE" },
 		{ "revoke =tty\n", "line 1: '=tty' is not KEY=VALUE" },
-		{ "revoke mode=kill\n", "line 1: mode must be given once, as deny, revoke or release" },
-		{ "revoke mode=deny mode=deny\n", "line 1: mode must be given once, as deny, revoke or release" },
+		{ "revoke mode=kill\n", "line 1: mode must be given once, as deny, revoke, release or umount" },
+		{ "revoke mode=deny mode=deny\n", "line 1: mode must be given once, as deny, revoke, release or umount" },
 		{ "revoke ID-VENDOR=1\n", "line 1: 'ID-VENDOR' is not a udev property name" },
 		{ "revoke a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1\n", "line 1: at most 8 conditions of at most 127 characters" },
 		{ "revoke subsystem=tty\r\n", "line 1: control character" },
 		{ "source\n", "line 1: source must be udev or netlink" },
 		{ "revoke signal=term\n", "line 1: signal must be given once, as hup" },
-		{ "revoke mode=deny signal=hup\n", "line 1: signal=hup needs mode revoke or release (deny only does not look for holders)" },
+		{ "revoke mode=deny signal=hup\n", "line 1: signal=hup needs mode revoke, release or umount (deny only does not look for holders)" },
 		{ "source kernel\n", "line 1: source must be udev or netlink" },
 		{ "source udev netlink\n", "line 1: source must be udev or netlink" },
+		{ "revoke mode=umount mode=release\n", "line 1: mode must be given once, as deny, revoke, release or umount" },
+		{ "revoke subsystem=block\nrevoke ID_BUS=usb mode=unmount\n", "line 2: mode must be given once, as deny, revoke, release or umount" },
+		{ "revoke ID_BUS=usb mode=umount\nrevoke mode=umount signal=hup\nrevoke mode=UMOUNT\n", "line 3: mode must be given once, as deny, revoke, release or umount" },
 	};
 	struct policy p = {};
 	char err[256], name[200];
