@@ -26,6 +26,9 @@
 #    processes with 10 descriptors each of a file on a tmpfs, min(N,100)
 #    of them mapping it: "revoke-bpf holders --fs", "fuser -m" and
 #    "lsof +f --" taking turns, HROUNDS rounds.
+# 5. Forced unmount (bench/umount.sh): for each N in SIZES, the same
+#    population, then "revoke-bpf umount" and its step split, PROUNDS
+#    rounds.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -136,5 +139,7 @@ for c in none hold trickle; do
 done
 printf '},\n"holders": '
 "$REPO/bench/holders.sh" "$hrounds" "$sizes"
+printf ',\n"umount": '
+"$REPO/bench/umount.sh" "$prounds" "$sizes"
 printf '}\n'
 echo "BENCH-JSON-END"

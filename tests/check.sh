@@ -63,7 +63,9 @@ bench() {
 	   jq -e '.ctl | (.none_add_ms.values | length == 5) and (.hold_add_ms.values | length == 5) and
 		  (.trickle_add_ms.values | length == 5)' build/bench/results.json >/dev/null &&
 	   jq -e '.librevoke.threads_2 | has("bare") and has("librevoke") and has("rwlock") and has("urcu_inline")' \
-		build/bench/results.json >/dev/null; then
+		build/bench/results.json >/dev/null &&
+	   jq -e '.umount.rows[0] | .released == 100 and .unmapped == 10 and .failed == 0 and
+		  (.umount_ms.median > 0)' build/bench/results.json >/dev/null; then
 		echo "ok $t $name"
 	else
 		tail -n 30 /tmp/revoke-bench.log
