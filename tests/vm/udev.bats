@@ -52,17 +52,20 @@ setup() {
 teardown() {
 	kill_holders
 	umount "$D/m" 2>/dev/null || true
-	revoke-bpf del --rdev 8:0 --block >/dev/null 2>&1 || true
-	revoke-bpf del --rdev 8:1 --block >/dev/null 2>&1 || true
 	if [ -e "$USB_RULE" ]; then
 		rm -f "$USB_RULE"
 		"$REVOKE_UDEVADM" control --reload
 	fi
+	# no rule may match the partition the cleanup below removes
+	echo "$GOOD_POLICY" > "$POLICY"
+	revoke-bpf reload >/dev/null
 	# no partition table or filesystem left for the next test
 	[ -b /dev/sda ] || rescan || true
 	dd if=/dev/zero of=/dev/sda bs=1M count=1 2>/dev/null || true
 	blockdev --rereadpt /dev/sda 2>/dev/null || true
 	"$REVOKE_UDEVADM" settle -t 10 || true
+	revoke-bpf del --rdev 8:0 --block >/dev/null 2>&1 || true
+	revoke-bpf del --rdev 8:1 --block >/dev/null 2>&1 || true
 }
 
 # rescan: let scsi_debug's disk come back, as 8:0 again.
@@ -347,6 +350,25 @@ dead_fd() {
 	dead_fd "$HOLDER_PID"
 	rescan
 	[ "$(stat -c %t:%T /dev/sda)" = "8:0" ]
+}
+
+@test "with source netlink, mode=umount for the whole disk covers its partition's filesystem, from the kernel's own uevents" {
+	partition_disk
+	mount_ext4 /dev/sda1
+	hold_fs
+	printf 'source netlink\n%s\n' "$UMOUNT_POLICY" > "$POLICY"
+	run revoke-bpf reload
+	expect_lines "policy=$POLICY rules=1 source=netlink"
+	remove_disk
+	wait_log "revoke-bpfd: uevent remove block 8:1: no policy rule"
+	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 2, mode umount"
+	wait_log "revoke-bpfd: uevent remove block 8:0: fs=8:1 type=ext4 revoked and unmounted" 600
+	umounted /dev/sda1
+	[ "$(readlink "/proc/$CWD_PID/cwd")" = / ]
+	dead_fd "$HOLDER_PID"
+	run revoke-bpf list
+	printf '%s\n' "${lines[@]}" |
+		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=netlink$'
 }
 
 @test "without mode=umount a removed disk's mounted filesystem stays mounted, and the disk comes back as sdb" {
