@@ -56,7 +56,8 @@ state_unchanged() {
 	[[ $output == *'"program.revoke_file_ioctl_compat":"attached"'* ]]
 	[[ $output == *'"program.revoke_file_permission":"attached"'* ]]
 	[[ $output == *'"programs_skipped":'$skipped','* ]]
-	[ "$(grep -o '"program\.[a-z0-9_]*":' <<<"$output" | wc -l)" -eq 29 ]
+	[[ $output == *'"program.revoke_sb_free":"attached"'* ]]
+	[ "$(grep -o '"program\.[a-z0-9_]*":' <<<"$output" | wc -l)" -eq 30 ]
 }
 
 @test "the maps and the attached programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
@@ -66,7 +67,7 @@ state_unchanged() {
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
 		revoke_layout revoke_names revoke_rdev_state revoke_reach revoke_reports \
-		revoke_state revoke_table revoked_rdev $progs | sort)
+		revoke_state revoke_table revoked_rdev revoked_supers $progs | sort)
 }
 
 @test "add PATH says what it revoked" {
