@@ -150,8 +150,6 @@ static void verbs_holders_describe(const char *proc,
 				   long *uid, char comm[16])
 {
 	const struct holder_task *t = holder_fsrefs_task(refs, pid);
-	char path[64], line[256];
-	FILE *f;
 
 	if (t) {
 		*uid = (long)t->uid;
@@ -160,22 +158,7 @@ static void verbs_holders_describe(const char *proc,
 	}
 	*uid = -1;
 	comm[0] = '\0';
-	snprintf(path, sizeof(path), "%s/%d/comm", proc, (int)pid);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(line, sizeof(line), f))
-			snprintf(comm, 16, "%.*s", (int)strcspn(line, "\n"),
-				 line);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "%s/%d/status", proc, (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld", uid) == 1)
-			break;
-	fclose(f);
+	procfs_describe(proc, pid, uid, comm);
 }
 
 static const char *verbs_holders_yes(const struct holders_entry *e,

@@ -21,6 +21,7 @@
 #include "common/common.h"
 #include "holders.h"
 #include "loopdev.h"
+#include "procfs.h"
 #include "revoke_bpf.h"
 #include "tty.h"
 

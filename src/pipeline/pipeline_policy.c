@@ -118,29 +118,6 @@ static int keep_new(struct seen *s, struct holder_set *set)
 	return (int)n;
 }
 
-/* The real uid and the name of @pid, from /proc. */
-static void describe(pid_t pid, long *uid, char comm[16])
-{
-	char path[64], line[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "re");
-	if (f) {
-		if (fgets(line, sizeof(line), f))
-			snprintf(comm, 16, "%.*s", (int)strcspn(line, "\n"), line);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld", uid) == 1)
-			break;
-	fclose(f);
-}
-
 static const struct holder_proc *proc_of(const struct holder_set *set,
 					 pid_t pid)
 {
@@ -271,7 +248,7 @@ void pipeline_policy_apply(const struct holder_set *set, bool spare,
 
 		if (!f->pid || f->settled)
 			continue;
-		describe(f->pid, &f->uid, f->comm);
+		procfs_describe("/proc", f->pid, &f->uid, f->comm);
 		if (spare || !pidfds)
 			continue;
 		pidfd = kill_holder(set, res, first, i);

@@ -98,3 +98,33 @@ int procfs_maps(pid_t pid, procfs_maps_fn fn, void *arg)
 	fclose(f);
 	return ret;
 }
+
+/**
+ * procfs_describe() - a process's real uid and name, from /proc
+ * @proc: where procfs is mounted ("/proc")
+ * @pid: the process
+ * @uid: its real uid; left as it is if it cannot be read
+ * @comm: its name (15 characters at most); left as it is if it cannot be
+ *	read
+ */
+void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16])
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%d/comm", proc, (int)pid);
+	f = fopen(path, "re");
+	if (f) {
+		if (fgets(line, sizeof(line), f))
+			snprintf(comm, 16, "%.*s", (int)strcspn(line, "\n"), line);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/%d/status", proc, (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %ld", uid) == 1)
+			break;
+	fclose(f);
+}

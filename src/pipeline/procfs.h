@@ -37,5 +37,6 @@ typedef int (*procfs_maps_fn)(const struct procfs_mapping *m, void *arg);
 
 int procfs_stat_field(const char *path, int field, char *out, size_t len);
 int procfs_maps(pid_t pid, procfs_maps_fn fn, void *arg);
+void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16]);
 
 #endif /* REVOKE_PROCFS_H */
