@@ -261,10 +261,10 @@ static int add_holder(void *set, const void *rec)
  * flight is by a thread blocked in mmap() on a descriptor, which the
  * pipeline stops and rescans (see plan_holder() in pipeline.c).
  */
-static int find(struct holders *h, int map, const void *key,
-		struct bpf_link *fds, struct bpf_link *regrings,
-		struct bpf_link *vmas, bool may_skip_vmas,
-		struct holder_set *set)
+int holders_search(struct holders *h, int map, const void *key,
+		   struct bpf_link *fds, struct bpf_link *regrings,
+		   struct bpf_link *vmas, bool may_skip_vmas,
+		   struct holder_set *set)
 {
 	__u32 one = 1;
 	int err;
@@ -302,28 +302,9 @@ static int find(struct holders *h, int map, const void *key,
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set)
 {
-	return find(h, bpf_map__fd(h->skel->maps.holder_targets), key,
-		    h->fds_link, h->regrings_link, h->vmas_link, true, set);
-}
-
-/**
- * holders_find_fs() - every descriptor and mapping of any inode of a
- *	filesystem
- * @h: the loaded iterators
- * @s_dev: the filesystem's super_block's s_dev
- * @set: the result, as for holders_find(); @set->inodes lists the inodes
- *
- * Return: 0 or a negative errno.
- */
-int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set)
-{
-	int err;
-
-	h->skel->bss->holder_by_sb = 1;
-	err = find(h, bpf_map__fd(h->skel->maps.holder_sb_targets), &s_dev,
-		   h->fds_link, h->regrings_link, h->vmas_link, false, set);
-	h->skel->bss->holder_by_sb = 0;
-	return err;
+	return holders_search(h, bpf_map__fd(h->skel->maps.holder_targets),
+			      key, h->fds_link, h->regrings_link, h->vmas_link,
+			      true, set);
 }
 
 /**
@@ -337,8 +318,10 @@ int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set)
 int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 		      struct holder_set *set)
 {
-	return find(h, bpf_map__fd(h->skel->maps.holder_rdev_targets), key,
-		    h->fds_link, h->regrings_link, h->vmas_link, false, set);
+	return holders_search(h,
+			      bpf_map__fd(h->skel->maps.holder_rdev_targets),
+			      key, h->fds_link, h->regrings_link, h->vmas_link,
+			      false, set);
 }
 
 /* An iterator of @prog over the threads of process @tgid only. */
@@ -384,8 +367,8 @@ int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
 			goto out;
 		}
 	}
-	err = find(h, bpf_map__fd(h->skel->maps.holder_targets), key, fds,
-		   regrings, vmas, false, set);
+	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_targets), key,
+			     fds, regrings, vmas, false, set);
 out:
 	bpf_link__destroy(regrings);
 	bpf_link__destroy(fds);

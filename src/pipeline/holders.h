@@ -198,6 +198,10 @@ void holder_fsrefs_free(struct holder_fsrefs *refs);
 const char *holder_fsref_name(uint32_t kind);
 
 /* Between holders.c and holders_fs.c only. */
+int holders_search(struct holders *h, int map, const void *key,
+		   struct bpf_link *fds, struct bpf_link *regrings,
+		   struct bpf_link *vmas, bool may_skip_vmas,
+		   struct holder_set *set);
 int holders_run_iter(struct bpf_link *link, size_t size,
 		     int (*add)(void *ctx, const void *rec), void *ctx);
 

@@ -84,6 +84,27 @@ static int fsrefs(struct holders *h, uint32_t s_dev, bool tasks,
 }
 
 /**
+ * holders_find_fs() - every descriptor and mapping of any inode of a
+ *	filesystem
+ * @h: the loaded iterators
+ * @s_dev: the filesystem's super_block's s_dev
+ * @set: the result, as for holders_find(); @set->inodes lists the inodes
+ *
+ * Return: 0 or a negative errno.
+ */
+int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set)
+{
+	int err;
+
+	h->skel->bss->holder_by_sb = 1;
+	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_sb_targets),
+			     &s_dev, h->fds_link, h->regrings_link,
+			     h->vmas_link, false, set);
+	h->skel->bss->holder_by_sb = 0;
+	return err;
+}
+
+/**
  * holders_fsrefs() - every thread whose current or root directory, or
  *	executable, is on a filesystem
  * @h: the loaded iterators
