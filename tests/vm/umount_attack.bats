@@ -229,3 +229,35 @@ result() {
 	[ "$status" -eq 0 ]
 	[ ! -e "$SYSDIR" ]
 }
+
+# tmpfs_attack MODE: a tmpfs on $D/t with a file, held by umount_attack
+# MODE, then "revoke-bpf umount"; sets status, output and R (what the
+# attacker got once let go)
+tmpfs_attack() {
+	mkdir "$D/t"
+	mount -t tmpfs -o mode=777 uattack "$D/t"
+	echo "tmpfs data" > "$D/t/data"
+	chmod 644 "$D/t/data"
+	attack "$1" "$2"
+	run revoke-bpf umount "$D/t"
+	echo "$output"
+	echo "$output" | sed 's/^/# /' >&3
+	echo "# umount exit status: $status" >&3
+	revoke-bpf list | sed 's/^/# list: /' >&3
+	R=$(result)
+	echo "# attacker after umount: $R" >&3
+}
+
+@test "tmpfs: a detached copy of the mount kept in a SCM_RIGHTS message in flight: umount does not exit 0 while the superblock lives, and its data stays denied" {
+	tmpfs_attack detached-inflight "$D/t"
+	[ "$R" != "read: tmpfs data" ]
+	# "read: open EIO" after an exit 0 would still prove the super_block
+	# alive: the detached mount was received
+	[ "$status" -ne 0 ] || [ "$R" = "recv: EPERM" ]
+}
+
+@test "tmpfs: a mount namespace with no task left, kept by an nsfs descriptor: umount does not exit 0 while the superblock lives, and its data stays denied" {
+	tmpfs_attack orphanns "$D/t/data"
+	[ "$R" != "read: tmpfs data" ]
+	[ "$status" -ne 0 ]
+}
