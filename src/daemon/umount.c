@@ -16,9 +16,10 @@
  *	release	 loop devices backed by it detached, the mounts below it and
  *		 then its own unmounted, in every
  *		 mount namespace, never lazily (src/pipeline/fs_pins.h)
- *	gone	 wait until the super_block is really gone; only then is the
- *		 filesystem's entry taken out of the set (it names nothing any
- *		 more).  A filesystem that could not go stays revoked.
+ *	gone	 wait until the kernel frees the super_block, which drops the
+ *		 filesystem's entry from the set (sb_free_security): the one
+ *		 sign of it that nothing outside can fake.  A filesystem that
+ *		 could not go stays revoked.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,8 @@
 
 /* How many loop-device levels deep filesystems on filesystems are followed */
 #define UMOUNT_DEPTH_MAX 4
+/* How many namespaces with a locked copy one filesystem's unmount ends */
+#define UMOUNT_NS_MAX 16
 
 /**
  * struct umount_run - one umount_super()
@@ -217,6 +220,61 @@ static void umount_pipeline(struct umount_run *u, uint32_t s_dev)
 	pipeline_result_free(&res);
 }
 
+/*
+ * The mount namespaces whose copy of the filesystem is locked (its
+ * unmount failed with EINVAL: a user namespace owns them): the policy for
+ * their processes, whose namespace, and its copy, go with the last of
+ * them.  Return how many processes it ended.
+ */
+static int umount_locked(struct umount_run *u, const struct fs_pins_report *rep)
+{
+	struct pipeline_result res;
+	ino_t done[UMOUNT_NS_MAX];
+	size_t i, j, ndone = 0;
+	int n = 0;
+
+	for (i = 0; i < rep->nr; i++) {
+		const struct fs_pins_step *s = &rep->step[i];
+
+		if (s->kind != FS_PINS_UMOUNT || s->err != EINVAL)
+			continue;
+		for (j = 0; j < ndone && done[j] != s->ns_ino; j++)
+			;
+		if (j < ndone || ndone == UMOUNT_NS_MAX)
+			continue;
+		done[ndone++] = s->ns_ino;
+		memset(&res, 0, sizeof(res));
+		if (pipeline_end_namespace(s->ns_ino, &u->opts, &res) > 0)
+			n += (int)res.nkill;
+		verbs_sum_results(&u->r->sum, &res);
+		pipeline_result_free(&res);
+	}
+	return n;
+}
+
+/*
+ * Wait @timeout_ms at most until the kernel frees the super_block of
+ * @s_dev: the hooks drop its entry of the revoked filesystem set then
+ * (sb_free_security), and nothing else does.  Not its mounts gone nor
+ * its device free: a mount tree detached and held by a descriptor, or a
+ * mount namespace no process is in, keeps a super_block alive with
+ * neither.  Until it is freed, it stays revoked.  Return true once it is.
+ */
+static bool umount_wait_freed(struct umount_run *u, uint32_t s_dev,
+			      int timeout_ms)
+{
+	uint64_t end = umount_now_us() + (uint64_t)timeout_ms * 1000;
+	struct revoke_super_val val;
+
+	for (;;) {
+		if (super_set_get(&u->d->rb, s_dev, &val) == -ENOENT)
+			return true;
+		if (umount_now_us() >= end)
+			return false;
+		usleep(20000);
+	}
+}
+
 /* Deny, release and unmount one filesystem, and whatever sits on it. */
 static void umount_one(struct umount_run *u, const struct fs_target *t,
 		       int depth)
@@ -260,15 +318,23 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 	}
 	fs_release(&pins, &rep);
 	fs_release_print(&u->r->lines, &pins, &rep);
+	if (rep.failed && umount_locked(u, &rep)) {
+		/* their namespaces went with them: what is left of its mounts */
+		fs_release_report_free(&rep);
+		fs_pins_free(&pins);
+		memset(&pins, 0, sizeof(pins));
+		if (!fs_pins_find(dev, &pins, why, sizeof(why))) {
+			fs_release(&pins, &rep);
+			fs_release_print(&u->r->lines, &pins, &rep);
+		}
+	}
 	umount_took(u->r, UMOUNT_RELEASE, &at);
 	/* a step that failed leaves it mounted: no use waiting for it */
-	gone = rep.failed ? fs_gone_check(dev, pins.source, why, sizeof(why)) :
-	       fs_gone_wait(dev, pins.source, (int)u->opts.timeout_ms, why,
-			    sizeof(why));
+	gone = umount_wait_freed(u, t->s_dev,
+				 rep.failed ? 0 : (int)u->opts.timeout_ms);
+	if (!gone && fs_gone_check(dev, pins.source, why, sizeof(why)))
+		snprintf(why, sizeof(why), "super_block_still_referenced");
 	umount_took(u->r, UMOUNT_GONE, &at);
-	/* gone: the entry names nothing any more; else it stays revoked */
-	if (gone)
-		super_set_del(&u->d->rb, t->s_dev, &change);
 	umount_gone_line(u, t->s_dev, gone, why);
 	fs_release_report_free(&rep);
 out:

@@ -148,6 +148,8 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 int pipeline_run_fs(struct pipeline *pl, uint32_t s_dev,
 		    const struct pipeline_opts *opts,
 		    struct pipeline_result *res);
+int pipeline_end_namespace(ino_t ns, const struct pipeline_opts *opts,
+			   struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
 void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
 			const char *step, const char *fmt, ...)
