@@ -21,15 +21,16 @@ static const char *const change_text[][2] = {
 };
 
 
-/* A tty, loop, unpin or umount line that says something was not done. */
+/* A tty, loop or filesystem line that says something was not done. */
 static bool not_done(const char *line)
 {
 	char v[48];
 
-	return (cli_output_line_is(line, REVOKE_LINE_UNPIN) &&
-		revoke_kv_get(line, REVOKE_FIELD_RESULT, v, sizeof(v)) &&
-		!strcmp(v, "failed")) ||
-	       (cli_output_line_is(line, REVOKE_LINE_GONE) &&
+	/*
+	 * umount: a filesystem not gone (a release step that failed is
+	 * reported by its unpin line, and counts only if it left it there)
+	 */
+	return (cli_output_line_is(line, REVOKE_LINE_GONE) &&
 		revoke_kv_get(line, REVOKE_FIELD_GONE, v, sizeof(v)) &&
 		strcmp(v, "yes")) ||
 	       (cli_output_line_is(line, REVOKE_LINE_TTY) &&

@@ -89,10 +89,10 @@ remove_disk() {
 }
 
 # wait_log TEXT [N]: the daemon logged a line with TEXT since setup
-# (waiting N times 50 ms at most, default 100).
+# (waiting N times 50 ms at most, default 200).
 wait_log() {
 	local i
-	for i in $(seq 1 "${2:-100}"); do
+	for i in $(seq 1 "${2:-200}"); do
 		tail -c +"$((MARK + 1))" "$DAEMON_LOG" | grep -qF -- "$1" && return 0
 		sleep 0.05
 	done
