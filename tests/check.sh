@@ -64,7 +64,7 @@ bench() {
 		  (.trickle_add_ms.values | length == 5)' build/bench/results.json >/dev/null &&
 	   jq -e '.librevoke.threads_2 | has("bare") and has("librevoke") and has("rwlock") and has("urcu_inline")' \
 		build/bench/results.json >/dev/null &&
-	   jq -e '.umount.rows[0] | .released == 100 and .unmapped == 10 and .failed == 0 and
+	   jq -e '.umount.rows[0] | .released >= 100 and .unmapped == 10 and .failed == 0 and
 		  (.umount_ms.median > 0)' build/bench/results.json >/dev/null; then
 		echo "ok $t $name"
 	else
