@@ -177,7 +177,6 @@ bool umount_super(struct daemon *d, uint32_t s_dev, uint64_t sb,
 		  struct umount_result *r);
 void umount_result_free(struct umount_result *r);
 void umount_answer(struct rbuf *resp, struct umount_result *r);
-uint64_t umount_now_us(void);
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
 

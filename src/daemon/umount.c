@@ -30,7 +30,6 @@
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/common.h"
@@ -61,24 +60,11 @@ struct umount_run {
 	uint32_t stack[UMOUNT_DEPTH_MAX];
 };
 
-/**
- * umount_now_us() - the monotonic clock, for umount's step times
- *
- * Return: microseconds.
- */
-uint64_t umount_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 /* Add the time since *@t to @step, and restart *@t. */
 static void umount_took(struct umount_result *r, enum umount_step step,
 			uint64_t *t)
 {
-	uint64_t now = umount_now_us();
+	uint64_t now = pipeline_now_us();
 
 	r->us[step] += now - *t;
 	*t = now;
@@ -263,13 +249,13 @@ static int umount_locked(struct umount_run *u, const struct fs_pins_report *rep)
 static bool umount_wait_freed(struct umount_run *u, uint32_t s_dev,
 			      int timeout_ms)
 {
-	uint64_t end = umount_now_us() + (uint64_t)timeout_ms * 1000;
+	uint64_t end = pipeline_now_us() + (uint64_t)timeout_ms * 1000;
 	struct revoke_super_val val;
 
 	for (;;) {
 		if (super_set_get(&u->d->rb, s_dev, &val) == -ENOENT)
 			return true;
-		if (umount_now_us() >= end)
+		if (pipeline_now_us() >= end)
 			return false;
 		usleep(20000);
 	}
@@ -281,7 +267,7 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 {
 	dev_t dev = makedev(revoke_kdev_major(t->s_dev),
 			    revoke_kdev_minor(t->s_dev));
-	uint64_t at = umount_now_us();
+	uint64_t at = pipeline_now_us();
 	struct fs_pins_report rep = {};
 	enum revoke_change change;
 	struct fs_pins pins = {};
@@ -307,7 +293,7 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 		memset(&pins, 0, sizeof(pins));
 		err = fs_pins_find(dev, &pins, why, sizeof(why));
 	}
-	at = umount_now_us();
+	at = pipeline_now_us();
 	umount_pipeline(u, t->s_dev);
 	umount_took(u->r, UMOUNT_PIPELINE, &at);
 	if (err) {
@@ -424,7 +410,7 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp)
 {
 	struct umount_result r = {};
-	uint64_t at = umount_now_us();
+	uint64_t at = pipeline_now_us();
 	struct pipeline_opts opts;
 	struct fs_target t;
 	const char *synced;

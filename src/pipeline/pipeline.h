@@ -151,6 +151,7 @@ int pipeline_run_fs(struct pipeline *pl, uint32_t s_dev,
 int pipeline_end_namespace(ino_t ns, const struct pipeline_opts *opts,
 			   struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
+uint64_t pipeline_now_us(void);
 void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
 			const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

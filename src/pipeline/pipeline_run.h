@@ -93,7 +93,6 @@ void pipeline_fail(struct pipeline_result *res, pid_t pid, pid_t tid,
 		   const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 const char *pipeline_errname(long err);
-uint64_t pipeline_now_us(void);
 
 /* pipeline_policy.c */
 void pipeline_policy_apply(const struct holder_set *set, bool spare,

@@ -203,3 +203,17 @@ all_attached() {
 	n=$(nr_attached)
 	revoke-bpf status | grep -qx "programs_attached  *$n/$n"
 }
+
+# until_true CMD...: wait (10 s at most) until CMD succeeds
+until_true() {
+	local i
+	for i in $(seq 1 200); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for: $*" >&2
+	return 1
+}
+
+# cwd_is PID DIR: the current directory of PID is DIR
+cwd_is() { [ "$(readlink "/proc/$1/cwd")" = "$2" ]; }

@@ -52,19 +52,7 @@ make_fs() {
 	mount "$L" "$mnt"
 }
 
-# until_true CMD...: wait (10 s at most) until CMD succeeds
-until_true() {
-	local i
-	for i in $(seq 1 200); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	echo "timed out waiting for: $*" >&2
-	return 1
-}
-
-# cwd_is PID DIR, exe_is PID FILE
-cwd_is() { [ "$(readlink "/proc/$1/cwd")" = "$2" ]; }
+# exe_is PID FILE: the executable of PID is FILE
 exe_is() { [ "$(readlink "/proc/$1/exe")" = "$2" ]; }
 
 # bg CMD...: run CMD in the background (bats's fd 3 closed); sets BG.

@@ -46,17 +46,6 @@ teardown() {
 	rm -rf "$D"
 }
 
-until_true() {
-	local i
-	for i in $(seq 1 200); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	echo "timed out waiting for: $*" >&2
-	return 1
-}
-
-cwd_is() { [ "$(readlink "/proc/$1/cwd")" = "$2" ]; }
 
 # attack MODE PATH: run umount_attack MODE PATH as uid 65534 in the
 # background, output in $D/a.out; waits until it holds what it holds
