@@ -23,7 +23,8 @@
  * RCU-tasks grace periods, seconds under emulation), and the kernel does
  * it in whichever thread drops a link's last reference.  So the pins are
  * removed here, and the links' descriptors are closed by a thread of
- * their own.
+ * their own.  An attach waits for that thread first: the kernel refuses
+ * (EBUSY) to attach a program to a hook it is still linked to.
  */
 #include <errno.h>
 #include <limits.h>
@@ -168,6 +169,8 @@ static int attach_all(struct store *rb, bool fresh_map, char *err,
 	return 0;
 }
 
+static void release_wait(struct store *rb);
+
 /**
  * attach_ensure() - make sure every enforcing program is attached
  * @rb: the daemon's handles
@@ -187,6 +190,7 @@ int attach_ensure(struct store *rb)
 	if (rb->attached || !rb->skel)
 		return 0;
 	start = now_us();
+	release_wait(rb);
 	rb->attach_err[0] = '\0';
 	ret = attach_all(rb, rb->fresh_map, rb->attach_err,
 			 sizeof(rb->attach_err));
@@ -228,21 +232,22 @@ static void *release_main(void *arg)
 }
 
 /* Close @b's descriptors in a thread of their own, or here if none starts. */
-static void release_async(struct release_batch *b)
+static void release_async(struct store *rb, struct release_batch *b)
 {
-	pthread_attr_t attr;
-	pthread_t t;
-	int ret;
-
-	if (pthread_attr_init(&attr)) {
+	if (pthread_create(&rb->release_thread, NULL, release_main, b)) {
 		release_main(b);
 		return;
 	}
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	ret = pthread_create(&t, &attr, release_main, b);
-	pthread_attr_destroy(&attr);
-	if (ret)
-		release_main(b);
+	rb->releasing = true;
+}
+
+/* Wait until the links of the last detach are gone. */
+static void release_wait(struct store *rb)
+{
+	if (!rb->releasing)
+		return;
+	pthread_join(rb->release_thread, NULL);
+	rb->releasing = false;
 }
 
 /* Take @name's pin away, keeping its link's descriptor in @b. */
@@ -278,6 +283,7 @@ void attach_release(struct store *rb)
 	struct release_batch *b;
 	int i;
 
+	release_wait(rb);
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return;	/* still attached; the next tick tries again */
@@ -289,7 +295,7 @@ void attach_release(struct store *rb)
 		rb->detaches++;
 	rb->attached = false;
 	rb->idle_since_ms = 0;
-	release_async(b);
+	release_async(rb, b);
 }
 
 /*
@@ -372,4 +378,15 @@ int attach_start(struct store *rb, bool fresh_map, char *err, size_t errlen)
 	if (ret)
 		snprintf(err, errlen, "%s", rb->attach_err);
 	return ret;
+}
+
+/**
+ * attach_close() - wait for the links a detach let go of
+ * @rb: the daemon's handles
+ *
+ * The pinned links stay as they are.
+ */
+void attach_close(struct store *rb)
+{
+	release_wait(rb);
 }

@@ -418,6 +418,7 @@ void store_close(struct store *rb)
 	close_fd(&rb->layout_fd);
 	close_fd(&rb->names_fd);
 	close_fd(&rb->supers_fd);
+	attach_close(rb);
 	revoke_bpf_skel__destroy(rb->skel);
 	rb->skel = NULL;
 }

@@ -10,6 +10,7 @@
 #define REVOKE_STORE_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,8 @@ struct revoke_bpf_skel;
  * @last_attach_us: how long the last attach took
  * @attach_taken_us: that, until store_attach_take() reads it
  * @attach_err: why the last attach failed
+ * @releasing: @release_thread is closing the links of a detach
+ * @release_thread: that thread
  */
 struct store {
 	int table_fd;
@@ -90,6 +93,8 @@ struct store {
 	uint64_t last_attach_us;
 	uint64_t attach_taken_us;
 	char attach_err[PATH_MAX + 256];
+	bool releasing;
+	pthread_t release_thread;
 };
 
 extern const char *const revoke_prog_names[REVOKE_NR_PROGS];
