@@ -295,7 +295,10 @@ void attach_release(struct store *rb)
 		rb->detaches++;
 	rb->attached = false;
 	rb->idle_since_ms = 0;
-	release_async(rb, b);
+	if (b->n)
+		release_async(rb, b);
+	else
+		free(b);
 }
 
 /*
