@@ -254,6 +254,20 @@ static bool loop_done(void *ctx)
 	return ((struct daemon *)ctx)->quit;
 }
 
+/* Log each attach and detach once, as the loop comes round. */
+static void log_attach(struct daemon *d)
+{
+	if (d->rb.attaches != d->logged_attaches)
+		log_info("attached %d programs in %.1f ms before the first "
+			 "revocation\n", store_count_attached(d->rb.pin_dir),
+			 d->rb.last_attach_us / 1000.0);
+	if (d->rb.detaches != d->logged_detaches)
+		log_info("nothing revoked for %u s: programs detached\n",
+			 d->detach_after_ms / 1000);
+	d->logged_attaches = d->rb.attaches;
+	d->logged_detaches = d->rb.detaches;
+}
+
 /*
  * Threads that stopped late are let go within 50 ms; the programs are
  * detached once nothing has been revoked for --detach-after.
@@ -264,6 +278,7 @@ static int loop_tick(void *ctx)
 	int idle;
 
 	idle = store_idle_tick(&d->rb, ctl_now_ms(), d->detach_after_ms);
+	log_attach(d);
 	if (tracee_reap())
 		return idle < 0 || idle > 50 ? 50 : idle;
 	return idle;
@@ -356,6 +371,8 @@ static int start(struct daemon *d, const struct options *o)
 		log_err("%s; revocation will deny new operations but not "
 			"find holders, wake waiters or replace mappings\n",
 			d->pipeline.why);
+	d->logged_attaches = d->rb.attaches;
+	d->logged_detaches = d->rb.detaches;
 	if (d->rb.attached)
 		log_info("%s %d programs under %s (%d replaced, %d skipped), "
 			 "%llu of %u entries and %llu devices revoked\n",

@@ -95,6 +95,8 @@ struct daemon {
 	int signal_fd;
 	struct ctl_loop loop;
 	uint32_t detach_after_ms;
+	unsigned int logged_attaches;
+	unsigned int logged_detaches;
 	bool serving;
 	bool quit;
 };
