@@ -171,6 +171,18 @@ static int attach_all(struct store *rb, bool fresh_map, char *err,
 
 static void release_wait(struct store *rb);
 
+/*
+ * An attach failed: let go of what it attached if nothing is revoked;
+ * if something is (a restart), the links that enforced it stay pinned.
+ */
+static void attach_fail(struct store *rb)
+{
+	uint32_t bits;
+
+	if (!armed_bits(rb, &bits) && !bits)
+		attach_release(rb);
+}
+
 /**
  * attach_ensure() - make sure every enforcing program is attached
  * @rb: the daemon's handles
@@ -178,7 +190,7 @@ static void release_wait(struct store *rb);
  * Called before an entry goes into any set.  Attaches (and pins) what is
  * not attached yet, then checks that every program the kernel can run
  * has its pinned link.  On failure the reason is in rb->attach_err, and
- * whatever was attached is let go again: nothing may be revoked.
+ * whatever was attached is let go again unless something is revoked.
  *
  * Return: 0, or a negative errno.
  */
@@ -202,7 +214,7 @@ int attach_ensure(struct store *rb)
 		ret = -ENOLINK;
 	}
 	if (ret) {
-		attach_release(rb);
+		attach_fail(rb);
 		return ret;
 	}
 	rb->fresh_map = false;

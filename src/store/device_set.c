@@ -91,11 +91,13 @@ int device_set_add(struct store *rb, const struct revoke_rdev_key *key,
 		     enum revoke_change *change)
 {
 	struct revoke_rdev_val val = {};
+	int err;
 
 	if (!bpf_map_lookup_elem(rb->rdev_fd, key, &val)) {
 		*change = REVOKE_ALREADY;
-		if (!removed)
-			return 0;
+		err = attach_ensure(rb);
+		if (err || !removed)
+			return err;
 		val.removed_ns = now_ns();
 		if (bpf_map_update_elem(rb->rdev_fd, key, &val, BPF_EXIST))
 			return -errno;

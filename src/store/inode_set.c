@@ -215,7 +215,7 @@ int inode_set_add(struct store *rb, const struct revoke_key *key,
 	if (!inode_table_find(&rb->table, key, NULL)) {
 		filter_set(rb, key);
 		*change = REVOKE_ALREADY;
-		return 0;
+		return attach_ensure(rb);
 	}
 	err = read_count(rb, &count);
 	if (err)

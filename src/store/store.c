@@ -227,6 +227,18 @@ static int select_progs(struct store *rb, struct revoke_bpf_skel *skel,
 	return 0;
 }
 
+/* Set both counters, and so revoke_armed, from what the sets hold. */
+static int recount(struct store *rb)
+{
+	uint64_t count;
+	int ret;
+
+	ret = inode_set_sync(rb, &count);
+	if (!ret)
+		ret = device_set_sync(rb, &count);
+	return ret;
+}
+
 static int load_and_attach(struct store *rb, uint32_t max_entries,
 			   char *err, size_t errlen)
 {
@@ -324,11 +336,16 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	 */
 	if (!ret)
 		ret = sync_filter(rb, err, errlen);
+	/*
+	 * The counters from the sets themselves: a daemon killed between an
+	 * insert and its counter's write, or a counter made anew, must not
+	 * make a set that holds an entry look empty to attach_start().
+	 */
 	if (!ret) {
-		ret = armed_update(rb);
+		ret = recount(rb);
 		if (ret)
-			snprintf(err, errlen, "cannot set revoke_armed: %s",
-				 strerror(-ret));
+			snprintf(err, errlen, "cannot count the revoked sets and "
+				 "set revoke_armed: %s", strerror(-ret));
 	}
 	/* kept: the programs are attached while something is revoked */
 	rb->skel = skel;

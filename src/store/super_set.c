@@ -40,7 +40,8 @@ int super_set_add(struct store *rb, uint32_t s_dev, uint64_t sb,
 
 	if (!super_set_get(rb, s_dev, &val) && val.sb == sb) {
 		*change = REVOKE_ALREADY;
-		return armed_update(rb);
+		err = attach_ensure(rb);
+		return err ? err : armed_update(rb);
 	}
 	err = attach_ensure(rb);
 	if (err)
