@@ -32,6 +32,11 @@ teardown() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	[ -z "$NEWDIR" ] || rmdir "$NEWDIR" 2>/dev/null || true
+	# unload disarms before the pins go: a link the kernel tears down
+	# late must not deny the next test's files (same loop device, same
+	# inode numbers)
+	[ -e /tmp/revoke-bpfd.pid ] || start_daemon >/dev/null 2>&1 || true
+	revoke-bpf unload --yes >/dev/null 2>&1 || true
 	stop_daemon KILL
 	rm -rf "$PINS"
 	for p in $(awk -v d="$D" 'index($5, d) == 1 { print $5 }' \
@@ -136,6 +141,25 @@ ext4_dir() {
 	run "$PROBE" --rdonly /dev/full read
 	expect_lines "first open: EIO"
 	revoke-bpf del --rdev 1:7 --char >/dev/null
+}
+
+# An older build's set (a hash map, moved into revoke_table at start)
+# whose counter map this build makes anew: the old links enforce it until
+# the new ones are attached, so the restart must attach, not detach.
+@test "a legacy set moved in with its counter made anew stays enforced" {
+	start_daemon --detach-after 0
+	revoke "$F"
+	stop_daemon KILL
+	run "$REPO/build/tests/pin_legacy_set" "$PINS"
+	expect_lines 1
+	rm "$PINS/revoke_state"
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	start_daemon --detach-after 0
+	sleep 2
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	[ "$(field_of enforcement)" = attached ]
 }
 
 # store_open() says: "On failure nothing pinned before the call is
