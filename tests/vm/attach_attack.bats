@@ -137,9 +137,9 @@ ext4_dir() {
 	rm "$PINS/revoke_rdev_state"
 	start_daemon --detach-after 0
 	sleep 2
-	[ "$(field_of enforcement)" = attached ]
 	run "$PROBE" --rdonly /dev/full read
 	expect_lines "first open: EIO"
+	[ "$(field_of enforcement)" = attached ]
 	revoke-bpf del --rdev 1:7 --char >/dev/null
 }
 
@@ -244,6 +244,31 @@ ext4_dir() {
 	wait "$pid" 2>/dev/null || true
 	until_true is_idle
 	[ "$(field_of entries)" = 0 ]
+}
+
+# The hooks drop an entry when its inode is freed with i_nlink 0, and a
+# FUSE server says what i_nlink is.  (Run as root here; any user can run
+# a FUSE server through fusermount3 or in a user namespace.)  drop_caches
+# stands for memory pressure, which any user can make.
+@test "a FUSE server that says its revoked file has no links does not get the entry dropped and the file reopened" {
+	local pid
+	mkdir "$D/fuse"
+	FUSEFILE_NLINK=0 "$REPO/build/tests/fusefile" "$D/fuse" >"$D/fuse.out" 2>&1 3>&- &
+	pid=$!
+	PIDS+=("$pid")
+	wait_line "$D/fuse.out" ready
+	start_daemon --detach-after 0
+	revoke "$D/fuse/f"
+	run "$PROBE" --rdonly "$D/fuse/f" read
+	expect_lines "first open: EIO"
+	sleep 2
+	echo 2 > /proc/sys/vm/drop_caches
+	sleep 2
+	revoke-bpf status | grep -E '^(entries|enforcement|detaches) '
+	run "$PROBE" --rdonly "$D/fuse/f" read
+	expect_lines "first open: EIO"
+	[ "$(field_of entries)" = 1 ]
+	[ "$(field_of enforcement)" = attached ]
 }
 
 # sb_free_security drops a filesystem's entry when its super_block goes:
