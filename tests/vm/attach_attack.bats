@@ -247,9 +247,11 @@ ext4_dir() {
 }
 
 # The hooks drop an entry when its inode is freed with i_nlink 0, and a
-# FUSE server says what i_nlink is.  (Run as root here; any user can run
-# a FUSE server through fusermount3 or in a user namespace.)  drop_caches
-# stands for memory pressure, which any user can make.
+# FUSE server says what i_nlink is.  Run as root here, with allow_other
+# (revoke-bpfd must reach the file: a user's own FUSE mount is closed to
+# root without allow_other, which fusermount3 grants a user only with
+# user_allow_other in /etc/fuse.conf).  drop_caches stands for memory
+# pressure, which any user can make.
 @test "a FUSE server that says its revoked file has no links does not get the entry dropped and the file reopened" {
 	local pid
 	mkdir "$D/fuse"
