@@ -75,7 +75,7 @@ HELPERS32   := $(if $(CC_M32),$(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(wi
 # BPF test helpers: an object standing for another build, its loader, and
 # the revoked set as a build before revoke_table pinned it
 BPF_HELPERS := $(BUILD)/tests/old_file_open.bpf.o $(BUILD)/tests/pin_prog \
-	       $(BUILD)/tests/pin_legacy_set
+	       $(BUILD)/tests/pin_legacy_set $(BUILD)/tests/pin_counter
 
 BENCH       := $(BUILD)/bench/hookbench $(BUILD)/bench/swarm $(BUILD)/bench/libbench \
 	       $(BUILD)/bench/discover $(BUILD)/bench/pipebench
@@ -151,6 +151,10 @@ $(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c vmlinux.h | $(BUILD)/tests
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/pin_prog: tests/bpf/pin_prog.c | $(BUILD)/tests
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+
+$(BUILD)/tests/pin_counter: tests/bpf/pin_counter.c | $(BUILD)/tests
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 

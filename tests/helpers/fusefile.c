@@ -15,6 +15,9 @@
  * "hanging" and the server, single-threaded, sleeps for good, so every
  * later request to it stays queued (a FUSE wait that only SIGKILL ends).
  * Kill the server to end it; the kernel then fails what is queued.
+ *
+ * FUSEFILE_NLINK=N in the environment makes the server say "f" has N
+ * links (default 1): a hostile server's 0.
  */
 #include <unistd.h>
 #define FUSE_USE_VERSION 31
@@ -27,6 +30,7 @@
 
 static const char content[] = "fuse content\n";
 static ino_t file_ino = 42;
+static nlink_t file_nlink = 1;
 
 static int ff_getattr(const char *path, struct stat *st,
 		      struct fuse_file_info *fi)
@@ -42,7 +46,7 @@ static int ff_getattr(const char *path, struct stat *st,
 	if (strcmp(path, "/f") && strcmp(path, "/hang"))
 		return -ENOENT;
 	st->st_mode = S_IFREG | 0644;
-	st->st_nlink = 1;
+	st->st_nlink = file_nlink;
 	st->st_ino = file_ino;
 	st->st_size = sizeof(content) - 1;
 	return 0;
@@ -120,6 +124,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fusefile MOUNTPOINT [INO]\n");
 		return 2;
 	}
+	if (getenv("FUSEFILE_NLINK"))
+		file_nlink = (nlink_t)strtoul(getenv("FUSEFILE_NLINK"), NULL, 10);
 	if (argc == 3)
 		file_ino = (ino_t)strtoull(argv[2], NULL, 10);
 	return fuse_main(6, args, &ops, NULL);
