@@ -422,7 +422,9 @@ int BPF_PROG(revoke_file_receive, struct file *file, int ret)
  * An inode is being freed.  If it has no links left it is gone for good,
  * and its number may be handed to a new file at once (ext4 does): drop
  * the revocation.  An inode merely evicted from the cache (drop_caches)
- * still has links, and its entry stays.
+ * still has links, and its entry stays.  A FUSE server says what i_nlink
+ * is, so a hostile one could have a revoked file's entry dropped while
+ * the file lives on: FUSE entries stay until del.
  */
 SEC("lsm/inode_free_security")
 int BPF_PROG(revoke_inode_free, struct inode *inode)
@@ -430,7 +432,8 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 	struct revoke_key key = {};
 	struct revoke_state *st;
 
-	if (!(revoke_armed & REVOKE_ARMED_INODES) || inode->i_nlink != 0)
+	if (!(revoke_armed & REVOKE_ARMED_INODES) || inode->i_nlink != 0 ||
+	    inode->i_sb->s_magic == REVOKE_FUSE_MAGIC)
 		return 0;
 	st = state();
 	if (!st)

@@ -497,6 +497,7 @@ struct revoke_event {
  */
 #define REVOKE_BTRFS_MAGIC	0x9123683e	/* super_block.s_magic */
 #define REVOKE_OVERLAYFS_MAGIC	0x794c7630
+#define REVOKE_FUSE_MAGIC	0x65735546	/* its server says what i_nlink is */
 
 /* struct revoke_fs_layout.flags: which of its parts are known */
 #define REVOKE_LAYOUT_BTRFS	0x1

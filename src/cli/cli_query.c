@@ -123,6 +123,11 @@ static int check_attached(const char *attached, const char *enforcement)
 
 	if (!strcmp(enforcement, "idle"))
 		return 0;
+	if (!strcmp(enforcement, "missing")) {
+		p_err("something is revoked but the programs are not attached, "
+		      "so nothing is denied; restart revoke-bpfd to attach them");
+		return 1;
+	}
 	if (!slash || (size_t)(slash - attached) != strlen(slash + 1) ||
 	    strncmp(attached, slash + 1, strlen(slash + 1))) {
 		p_err("only %s programs are attached, so some operations are not "

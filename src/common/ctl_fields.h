@@ -118,7 +118,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_KERNEL		"kernel"
 #define REVOKE_FIELD_LSM		"lsm"
 #define REVOKE_FIELD_BPF_LSM		"bpf_lsm"
-#define REVOKE_FIELD_ENFORCEMENT	"enforcement"	/* attached|idle */
+#define REVOKE_FIELD_ENFORCEMENT	"enforcement"	/* attached|idle|missing */
 /* add's first line: how long attaching the programs took (0: attached) */
 #define REVOKE_FIELD_ATTACH_US		"attach_us"
 #define REVOKE_FIELD_ATTACHES		"attaches"

@@ -127,7 +127,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, REVOKE_FIELD_BPF_LSM "=%s\n",
 		    revoke_lsm_has_bpf(d->lsm) ? "active" : "inactive");
 	rbuf_printf(resp, REVOKE_FIELD_ENFORCEMENT "=%s\n",
-		    d->rb.attached ? "attached" : "idle");
+		    store_enforcement(&d->rb));
 	rbuf_printf(resp, REVOKE_FIELD_ATTACHES "=%u\n", d->rb.attaches);
 	rbuf_printf(resp, REVOKE_FIELD_DETACHES "=%u\n", d->rb.detaches);
 	rbuf_printf(resp, REVOKE_FIELD_LAST_ATTACH_US "=%llu\n",

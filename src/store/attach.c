@@ -329,6 +329,42 @@ static void attach_recount(struct store *rb)
 }
 
 /**
+ * attach_resync() - set both counters, and so revoke_armed, from what
+ *	the sets hold
+ * @rb: the daemon's handles
+ *
+ * Return: 0 or a negative errno.
+ */
+int attach_resync(struct store *rb)
+{
+	uint64_t count;
+	int ret;
+
+	ret = inode_set_sync(rb, &count);
+	if (!ret)
+		ret = device_set_sync(rb, &count);
+	return ret;
+}
+
+/**
+ * attach_sets_hold() - does any set hold an entry?
+ * @rb: the daemon's handles
+ *
+ * Counts the sets themselves (one pass over the table) and sets the
+ * counters and revoke_armed from them.
+ *
+ * Return: true if some set holds an entry, or if it cannot be told.
+ */
+bool attach_sets_hold(struct store *rb)
+{
+	uint32_t bits;
+
+	if (attach_resync(rb) || armed_bits(rb, &bits))
+		return true;
+	return bits != 0;
+}
+
+/**
  * attach_idle_tick() - detach the programs once nothing has been revoked
  * for @grace_ms
  * @rb: the daemon's handles
@@ -355,6 +391,11 @@ int attach_idle_tick(struct store *rb, uint64_t now_ms, uint32_t grace_ms)
 		uint64_t left = grace_ms - (now_ms - rb->idle_since_ms);
 
 		return left < ATTACH_POLL_MS ? (int)left : ATTACH_POLL_MS;
+	}
+	/* the counters once more from the sets themselves, then let go */
+	if (attach_sets_hold(rb)) {
+		rb->idle_since_ms = 0;
+		return ATTACH_POLL_MS;
 	}
 	attach_release(rb);
 	return -1;

@@ -17,6 +17,8 @@ struct store;
 int attach_prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE]);
 int attach_ensure(struct store *rb);
 void attach_release(struct store *rb);
+int attach_resync(struct store *rb);
+bool attach_sets_hold(struct store *rb);
 int attach_idle_tick(struct store *rb, uint64_t now_ms, uint32_t grace_ms);
 void attach_close(struct store *rb);
 int attach_start(struct store *rb, bool fresh_map, char *err, size_t errlen);

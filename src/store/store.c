@@ -227,18 +227,6 @@ static int select_progs(struct store *rb, struct revoke_bpf_skel *skel,
 	return 0;
 }
 
-/* Set both counters, and so revoke_armed, from what the sets hold. */
-static int recount(struct store *rb)
-{
-	uint64_t count;
-	int ret;
-
-	ret = inode_set_sync(rb, &count);
-	if (!ret)
-		ret = device_set_sync(rb, &count);
-	return ret;
-}
-
 static int load_and_attach(struct store *rb, uint32_t max_entries,
 			   char *err, size_t errlen)
 {
@@ -342,7 +330,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	 * make a set that holds an entry look empty to attach_start().
 	 */
 	if (!ret) {
-		ret = recount(rb);
+		ret = attach_resync(rb);
 		if (ret)
 			snprintf(err, errlen, "cannot count the revoked sets and "
 				 "set revoke_armed: %s", strerror(-ret));
@@ -549,4 +537,25 @@ uint64_t store_attach_take(struct store *rb)
 const char *store_attach_error(const struct store *rb)
 {
 	return rb->attach_err;
+}
+
+/**
+ * store_enforcement() - whether the programs are attached as they should
+ * @rb: the daemon's handles
+ *
+ * Return: "attached", "idle" (nothing revoked, nothing attached) or
+ * "missing" (something is revoked and the programs are not attached:
+ * never, unless the pins were removed by hand or the counters lie).
+ */
+const char *store_enforcement(struct store *rb)
+{
+	uint64_t entries = 0;
+	uint32_t bits = 0;
+
+	if (rb->attached)
+		return "attached";
+	inode_set_count(rb, &entries);
+	if (armed_bits(rb, &bits) || bits || entries)
+		return "missing";
+	return "idle";
 }

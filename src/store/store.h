@@ -114,6 +114,7 @@ int store_reach_daemon(struct store *rb, uint32_t tgid);
 int store_idle_tick(struct store *rb, uint64_t now_ms, uint32_t grace_ms);
 uint64_t store_attach_take(struct store *rb);
 const char *store_attach_error(const struct store *rb);
+const char *store_enforcement(struct store *rb);
 
 /*
  * What the other layers do with the sets: inode_set.c, device_set.c,
