@@ -29,26 +29,6 @@ teardown_file() {
 	unload_all
 }
 
-# nr_link_pins: how many program links are pinned
-nr_link_pins() {
-	local n=0 p
-	for p in $(prog_names); do
-		[ ! -e "$PINS/$p" ] || n=$((n + 1))
-	done
-	echo "$n"
-}
-
-# prog_names: every program name status lists
-prog_names() {
-	revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) .*/\1/p'
-}
-
-field_of() {
-	revoke-bpf status | sed -n "s/^$1  *//p"
-}
-
-is_idle() { [ "$(field_of enforcement)" = idle ]; }
-
 @test "with nothing revoked no program is attached, and status says idle and exits 0" {
 	start_daemon
 	run revoke-bpf status
@@ -98,7 +78,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	revoke "$F"
 	run revoke-bpf --json add "$g"
 	[ "$(jq -r .attach_us <<<"$output")" = 0 ]
-	[ "$(field_of attaches)" = 1 ]
+	[ "$(status_field attaches)" = 1 ]
 	revoke-bpf del "$g" >/dev/null
 }
 
@@ -107,7 +87,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	revoke "$F"
 	revoke-bpf del "$F" >/dev/null
 	until_true is_idle
-	[ "$(field_of detaches)" = 1 ]
+	[ "$(status_field detaches)" = 1 ]
 	[ "$(nr_link_pins)" -eq 0 ]
 	run "$PROBE" "$F" read
 	expect_lines "read: ok"
@@ -119,8 +99,8 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	revoke-bpf del "$F" >/dev/null
 	run revoke-bpf --json add "$F"
 	[ "$(jq -r .attach_us <<<"$output")" = 0 ]
-	[ "$(field_of attaches)" = 1 ]
-	[ "$(field_of detaches)" = 0 ]
+	[ "$(status_field attaches)" = 1 ]
+	[ "$(status_field detaches)" = 0 ]
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 }
@@ -132,7 +112,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	until_true is_idle
 	run revoke-bpf --json add "$F"
 	[ "$(jq -r .attach_us <<<"$output")" -gt 0 ]
-	[ "$(field_of attaches)" = 2 ]
+	[ "$(status_field attaches)" = 2 ]
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 }
@@ -142,7 +122,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	revoke "$F"
 	rm -f "$F"
 	until_true is_idle
-	[ "$(field_of entries)" = 0 ]
+	[ "$(status_field entries)" = 0 ]
 	[ "$(nr_link_pins)" -eq 0 ]
 }
 
@@ -150,7 +130,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	start_daemon --detach-after 0
 	revoke-bpf add --rdev 1:7 --char >/dev/null
 	sleep 2
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 	run "$PROBE" --rdonly /dev/full read
 	expect_lines "first open: EIO"
 	revoke-bpf del --rdev 1:7 --char >/dev/null
@@ -166,7 +146,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	echo data > /tmp/attach-fs/f
 	revoke-bpf add --fs /tmp/attach-fs >/dev/null
 	sleep 2
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 	run "$PROBE" /tmp/attach-fs/f read
 	expect_lines "first open: EIO"
 	revoke-bpf del --fs /tmp/attach-fs >/dev/null
@@ -182,7 +162,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	expect_lines "first open: EIO"
 	start_daemon --detach-after 0
 	sleep 2
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 	all_attached
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
@@ -195,7 +175,7 @@ is_idle() { [ "$(field_of enforcement)" = idle ]; }
 	[ "$(nr_link_pins)" -gt 0 ]
 	stop_daemon KILL
 	start_daemon
-	[ "$(field_of enforcement)" = idle ]
+	[ "$(status_field enforcement)" = idle ]
 	[ "$(nr_link_pins)" -eq 0 ]
 	run "$PROBE" "$F" read
 	expect_lines "read: ok"

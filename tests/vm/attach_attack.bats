@@ -51,26 +51,6 @@ teardown_file() {
 	unload_all
 }
 
-field_of() {
-	revoke-bpf status | sed -n "s/^$1  *//p"
-}
-
-is_idle() { [ "$(field_of enforcement)" = idle ]; }
-
-# prog_names: every program name status lists
-prog_names() {
-	revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) .*/\1/p'
-}
-
-# nr_link_pins: how many program links are pinned
-nr_link_pins() {
-	local n=0 p
-	for p in $(prog_names); do
-		[ ! -e "$PINS/$p" ] || n=$((n + 1))
-	done
-	echo "$n"
-}
-
 # ext4_dir: an ext4 on a loop device at $D/m, writable by uid 65534
 ext4_dir() {
 	mkdir "$D/m"
@@ -99,8 +79,8 @@ ext4_dir() {
 	sleep 2
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
-	[ "$(field_of entries)" = 1 ]
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field entries)" = 1 ]
+	[ "$(status_field enforcement)" = attached ]
 }
 
 @test "status never says idle while an entry is in the set" {
@@ -139,7 +119,7 @@ ext4_dir() {
 	sleep 2
 	run "$PROBE" --rdonly /dev/full read
 	expect_lines "first open: EIO"
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 	revoke-bpf del --rdev 1:7 --char >/dev/null
 }
 
@@ -159,7 +139,7 @@ ext4_dir() {
 	sleep 2
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 }
 
 # store_open() says: "On failure nothing pinned before the call is
@@ -196,7 +176,7 @@ ext4_dir() {
 	stop_daemon KILL
 	start_daemon --detach-after 0
 	sleep 2
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 }
@@ -216,8 +196,8 @@ ext4_dir() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
 	sleep 3
-	[ "$(field_of entries)" = 1 ]
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field entries)" = 1 ]
+	[ "$(status_field enforcement)" = attached ]
 	run "$ASUSER" 65534 cat "$D/m/f"
 	[ "$status" -ne 0 ]
 	[[ $output == *"Input/output error"* ]]
@@ -235,15 +215,15 @@ ext4_dir() {
 	until_true grep -q '^ready$' "$D/h.out"
 	revoke "/proc/$pid/fd/7"
 	sleep 3
-	[ "$(field_of entries)" = 1 ]
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field entries)" = 1 ]
+	[ "$(status_field enforcement)" = attached ]
 	run "$ASUSER" 65534 cat "/proc/$pid/fd/7"
 	[ "$status" -ne 0 ]
 	[[ $output == *"Input/output error"* ]]
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
 	until_true is_idle
-	[ "$(field_of entries)" = 0 ]
+	[ "$(status_field entries)" = 0 ]
 }
 
 # The hooks drop an entry when its inode is freed with i_nlink 0, and a
@@ -269,8 +249,8 @@ ext4_dir() {
 	revoke-bpf status | grep -E '^(entries|enforcement|detaches) '
 	run "$PROBE" --rdonly "$D/fuse/f" read
 	expect_lines "first open: EIO"
-	[ "$(field_of entries)" = 1 ]
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field entries)" = 1 ]
+	[ "$(status_field enforcement)" = attached ]
 }
 
 # sb_free_security drops a filesystem's entry when its super_block goes:
@@ -288,7 +268,7 @@ ext4_dir() {
 	echo "$output"
 	[ "$output" = done ]
 	sleep 2
-	[ "$(field_of enforcement)" = attached ]
+	[ "$(status_field enforcement)" = attached ]
 	run "$PROBE" "$D/fs/f" read
 	expect_lines "first open: EIO"
 	revoke-bpf del --fs "$D/fs" >/dev/null

@@ -204,6 +204,28 @@ all_attached() {
 	revoke-bpf status | grep -qx "programs_attached  *$n/$n"
 }
 
+# status_field NAME: the value status gives NAME
+status_field() {
+	revoke-bpf status | sed -n "s/^$1  *//p"
+}
+
+# is_idle: status says nothing is attached because nothing is revoked
+is_idle() { [ "$(status_field enforcement)" = idle ]; }
+
+# prog_names: every program status names
+prog_names() {
+	revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) .*/\1/p'
+}
+
+# nr_link_pins: how many of those programs have a pinned link
+nr_link_pins() {
+	local n=0 p
+	for p in $(prog_names); do
+		[ ! -e "/sys/fs/bpf/revoke-bpf/$p" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
 # until_true CMD...: wait (10 s at most) until CMD succeeds
 until_true() {
 	local i
