@@ -55,3 +55,42 @@ population_stop() {
 	rm -f "$1.swarm"
 	POP_PID=
 }
+
+# daemon_start ARG...: start revoke-bpfd ARG... (log in
+# /tmp/revoke-bpfd.log); returns once it answers "status".  Sets
+# DAEMON_PID.
+daemon_start() {
+	revoke-bpfd "$@" >>/tmp/revoke-bpfd.log 2>&1 &
+	DAEMON_PID=$!
+	until revoke-bpf status >/dev/null 2>&1; do
+		if ! kill -0 "$DAEMON_PID" 2>/dev/null; then
+			echo "bench: revoke-bpfd $* failed: $(tail -n 5 /tmp/revoke-bpfd.log)" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# daemon_stop: end the revoke-bpfd daemon_start started, and reap it.
+daemon_stop() {
+	kill -TERM "$DAEMON_PID"
+	wait "$DAEMON_PID" 2>/dev/null || true
+	DAEMON_PID=
+}
+
+# status_field NAME: the value of NAME in "revoke-bpf status".
+status_field() {
+	revoke-bpf status | sed -n "s/^$1=//p"
+}
+
+# until_enforcement STATE: poll "revoke-bpf status" until it says
+# enforcement=STATE (attached or idle), for at most 60 s.
+until_enforcement() {
+	local i
+	for i in $(seq 1200); do
+		[ "$(status_field enforcement)" = "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "bench: revoke-bpf status never said enforcement=$1" >&2
+	return 1
+}
