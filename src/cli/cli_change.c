@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -222,6 +223,17 @@ static int print_report(char *body)
 	return status;
 }
 
+/* The programs were attached for this add: nothing was revoked before. */
+static void print_attach(const char *line)
+{
+	char us[24];
+
+	if (line && revoke_kv_get(line, REVOKE_FIELD_ATTACH_US, us, sizeof(us)) &&
+	    strcmp(us, "0"))
+		printf("  enforcement attached first (nothing was revoked): "
+		       "%.1f ms\n", strtoull(us, NULL, 10) / 1000.0);
+}
+
 /* Return 0, or what print_report() says was left undone. */
 static int print_change(const char *word, char *body, const char *path)
 {
@@ -283,6 +295,7 @@ static int print_change(const char *word, char *body, const char *path)
 		printf("inode %s on %s: %s\n", ino, dev, text);
 	else
 		printf("inode %s: %s\n", ino, text);
+	print_attach(line);
 	return print_report(body);
 }
 

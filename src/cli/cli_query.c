@@ -112,11 +112,17 @@ int do_list(int argc, char **argv)
 	return 0;
 }
 
-/* "N/M" programs attached: anything but all of them is a problem. */
-static int check_attached(const char *attached)
+/*
+ * "N/M" programs attached: while something is revoked (enforcement
+ * "attached"), anything but all of them is a problem; while nothing is,
+ * none need be.
+ */
+static int check_attached(const char *attached, const char *enforcement)
 {
 	const char *slash = strchr(attached, '/');
 
+	if (!strcmp(enforcement, "idle"))
+		return 0;
 	if (!slash || (size_t)(slash - attached) != strlen(slash + 1) ||
 	    strncmp(attached, slash + 1, strlen(slash + 1))) {
 		p_err("only %s programs are attached, so some operations are not "
@@ -136,7 +142,7 @@ static int check_attached(const char *attached)
 int do_status(int argc, char **argv)
 {
 	struct rbuf resp = {};
-	char *body, *line, attached[32] = "";
+	char *body, *line, attached[32] = "", enforcement[16] = "";
 	bool first = true;
 
 	if (cli_query(REVOKE_VERB_STATUS, argc, argv, &resp, &body)) {
@@ -153,6 +159,9 @@ int do_status(int argc, char **argv)
 		if (!strncmp(line, REVOKE_FIELD_PROGRAMS_ATTACHED "=",
 			      strlen(REVOKE_FIELD_PROGRAMS_ATTACHED "=")))
 			snprintf(attached, sizeof(attached), "%s", eq + 1);
+		if (!strncmp(line, REVOKE_FIELD_ENFORCEMENT "=",
+			      strlen(REVOKE_FIELD_ENFORCEMENT "=")))
+			snprintf(enforcement, sizeof(enforcement), "%s", eq + 1);
 		if (json_output) {
 			cli_output_json_fields(line, &first);
 			continue;
@@ -163,7 +172,7 @@ int do_status(int argc, char **argv)
 	if (json_output)
 		printf("}\n");
 	rbuf_free(&resp);
-	return check_attached(attached);
+	return check_attached(attached, enforcement);
 }
 
 /**

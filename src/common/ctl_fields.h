@@ -118,6 +118,13 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_KERNEL		"kernel"
 #define REVOKE_FIELD_LSM		"lsm"
 #define REVOKE_FIELD_BPF_LSM		"bpf_lsm"
+#define REVOKE_FIELD_ENFORCEMENT	"enforcement"	/* attached|idle */
+/* add's first line: how long attaching the programs took (0: attached) */
+#define REVOKE_FIELD_ATTACH_US		"attach_us"
+#define REVOKE_FIELD_ATTACHES		"attaches"
+#define REVOKE_FIELD_DETACHES		"detaches"
+#define REVOKE_FIELD_LAST_ATTACH_US	"last_attach_us"
+#define REVOKE_FIELD_DETACH_AFTER_S	"detach_after_s"
 #define REVOKE_FIELD_PROGRAMS_ATTACHED	"programs_attached"
 #define REVOKE_FIELD_PROGRAMS_SKIPPED	"programs_skipped"
 #define REVOKE_FIELD_PROGRAM_PREFIX	"program."	/* program.NAME=STATE */

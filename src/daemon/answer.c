@@ -94,3 +94,40 @@ void answer_pipeline(struct rbuf *resp, int err, struct pipeline_result *res)
 		    (unsigned long long)res->discover_us,
 		    (unsigned long long)res->total_us, res->nkill, res->passes);
 }
+
+/**
+ * answer_attach() - end add's first line with how long it spent
+ *	attaching the programs
+ * @resp: the answer, its first data line begun
+ * @rb: the daemon's handles
+ *
+ * 0 when the programs were attached already.
+ */
+void answer_attach(struct rbuf *resp, struct store *rb)
+{
+	rbuf_printf(resp, " " REVOKE_FIELD_ATTACH_US "=%llu\n",
+		    (unsigned long long)store_attach_take(rb));
+}
+
+/**
+ * answer_set_err() - answer why an entry could not go into a set
+ * @resp: the answer
+ * @rb: the daemon's handles
+ * @err: the set's negative errno
+ * @set: which set, as the message names it ("", "device ", "filesystem ")
+ *
+ * Return: -1, for the handler to return.
+ */
+int answer_set_err(struct rbuf *resp, const struct store *rb, int err,
+		   const char *set)
+{
+	const char *why = store_attach_error(rb);
+
+	if (why[0])
+		answer_err(resp, -err, "cannot attach the enforcing programs, so "
+			   "nothing was revoked: %s; see revoke-bpfd's log", why);
+	else
+		answer_err(resp, -err, "cannot update the revoked %sset: %s",
+			   set, strerror(-err));
+	return -1;
+}

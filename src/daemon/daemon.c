@@ -52,11 +52,14 @@ static void usage(FILE *f)
 		"  --policy FILE       which removed devices to revoke, and how\n"
 		"                      (default %s; reread on SIGHUP\n"
 		"                      and 'revoke-bpf reload')\n"
+		"  --detach-after S    detach the programs S seconds after the last\n"
+		"                      revocation is lifted (default %d; 0: at once)\n"
 		"  -v, --verbose       print libbpf's debug output\n"
 		"  -h, --help          show this help\n"
 		"  -V, --version       show the version\n",
 		REVOKE_PIN_DIR, REVOKE_SOCKET_PATH, REVOKE_PIN_DIR,
-		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT, POLICY_PATH_DEFAULT);
+		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT, POLICY_PATH_DEFAULT,
+		DETACH_AFTER_DEFAULT_S);
 }
 
 struct options {
@@ -66,6 +69,7 @@ struct options {
 	const char *group;
 	const char *policy;
 	uint32_t max_entries;
+	uint32_t detach_after_s;
 	bool verbose;
 };
 
@@ -78,6 +82,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "group", required_argument, NULL, 'g' },
 		{ "proc", required_argument, NULL, 'P' },
 		{ "policy", required_argument, NULL, 'y' },
+		{ "detach-after", required_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -112,6 +117,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return 2;
 			}
 			o->max_entries = (uint32_t)n;
+			break;
+		case 'd':
+			if (revoke_parse_u64(optarg, &n) ||
+			    n > DETACH_AFTER_MAX_S) {
+				log_err("--detach-after '%s' is not a number of "
+					"seconds from 0 to %u\n", optarg,
+					DETACH_AFTER_MAX_S);
+				return 2;
+			}
+			o->detach_after_s = (uint32_t)n;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -239,11 +254,34 @@ static bool loop_done(void *ctx)
 	return ((struct daemon *)ctx)->quit;
 }
 
-/* threads that stopped late are let go within 50 ms */
+/* Log each attach and detach once, as the loop comes round. */
+static void log_attach(struct daemon *d)
+{
+	if (d->rb.attaches != d->logged_attaches)
+		log_info("attached %d programs in %.1f ms before the first "
+			 "revocation\n", store_count_attached(d->rb.pin_dir),
+			 d->rb.last_attach_us / 1000.0);
+	if (d->rb.detaches != d->logged_detaches)
+		log_info("nothing revoked for %u s: programs detached\n",
+			 d->detach_after_ms / 1000);
+	d->logged_attaches = d->rb.attaches;
+	d->logged_detaches = d->rb.detaches;
+}
+
+/*
+ * Threads that stopped late are let go within 50 ms; the programs are
+ * detached once nothing has been revoked for --detach-after.
+ */
 static int loop_tick(void *ctx)
 {
-	(void)ctx;
-	return tracee_reap() ? 50 : -1;
+	struct daemon *d = ctx;
+	int idle;
+
+	idle = store_idle_tick(&d->rb, ctl_now_ms(), d->detach_after_ms);
+	log_attach(d);
+	if (tracee_reap())
+		return idle < 0 || idle > 50 ? 50 : idle;
+	return idle;
 }
 
 static void loop_unstream(int fd, void *ctx)
@@ -333,12 +371,20 @@ static int start(struct daemon *d, const struct options *o)
 		log_err("%s; revocation will deny new operations but not "
 			"find holders, wake waiters or replace mappings\n",
 			d->pipeline.why);
-	log_info("%s %d programs under %s (%d replaced, %d skipped), %llu of "
-		 "%u entries and %llu devices revoked\n",
-		 d->rb.adopted ? "adopted" : "attached",
-		 store_count_attached(o->pin_dir), o->pin_dir, d->rb.replaced,
-		 d->rb.nr_skipped, (unsigned long long)count,
-		 d->rb.max_entries, (unsigned long long)ndev);
+	d->logged_attaches = d->rb.attaches;
+	d->logged_detaches = d->rb.detaches;
+	if (d->rb.attached)
+		log_info("%s %d programs under %s (%d replaced, %d skipped), "
+			 "%llu of %u entries and %llu devices revoked\n",
+			 d->rb.adopted ? "adopted" : "attached",
+			 store_count_attached(o->pin_dir), o->pin_dir,
+			 d->rb.replaced, d->rb.nr_skipped,
+			 (unsigned long long)count, d->rb.max_entries,
+			 (unsigned long long)ndev);
+	else
+		log_info("nothing is revoked: the programs stay detached until "
+			 "the first add (%d skipped; pins under %s)\n",
+			 d->rb.nr_skipped, o->pin_dir);
 	return 0;
 fail:
 	store_close(&d->rb);
@@ -371,6 +417,7 @@ int main(int argc, char **argv)
 		.proc = "/proc",
 		.policy = POLICY_PATH_DEFAULT,
 		.max_entries = REVOKE_MAX_ENTRIES_DEFAULT,
+		.detach_after_s = DETACH_AFTER_DEFAULT_S,
 	};
 	struct daemon d = { .started = time(NULL), .uevent_fd = -1,
 			    .signal_fd = -1 };
@@ -384,6 +431,7 @@ int main(int argc, char **argv)
 	d.socket_path = o.socket_path;
 	d.proc = o.proc;
 	d.policy_path = o.policy;
+	d.detach_after_ms = o.detach_after_s * 1000;
 	if (geteuid() != 0) {
 		log_err("must run as root (it loads BPF LSM programs and reads "
 			"every process's files)\n");

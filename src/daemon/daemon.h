@@ -32,6 +32,13 @@
 #include "policy.h"
 #include "store/store.h"
 
+/*
+ * --detach-after: how long the programs stay attached once nothing is
+ * revoked, so that a del followed by an add does not detach and attach
+ */
+#define DETACH_AFTER_DEFAULT_S 10
+#define DETACH_AFTER_MAX_S 86400
+
 #define DEVICES_PARTS_MAX 64
 #define DEVICES_DEVPATH_LEN 256
 
@@ -87,6 +94,9 @@ struct daemon {
 	struct devices_parts parts;
 	int signal_fd;
 	struct ctl_loop loop;
+	uint32_t detach_after_ms;
+	unsigned int logged_attaches;
+	unsigned int logged_detaches;
 	bool serving;
 	bool quit;
 };
@@ -111,6 +121,9 @@ void answer_err(struct rbuf *resp, int errnum, const char *fmt, ...)
 void answer_pipeline(struct rbuf *resp, int err, struct pipeline_result *res);
 const char *answer_change_name(enum revoke_change change);
 void answer_report(struct rbuf *resp, const struct revoke_report *r);
+void answer_attach(struct rbuf *resp, struct store *rb);
+int answer_set_err(struct rbuf *resp, const struct store *rb, int err,
+		   const char *set);
 
 /* filesystems.c */
 

@@ -75,18 +75,16 @@ int devices_add(struct daemon *d, const struct rdev_add *add,
 			   "entries); del a device first", REVOKE_RDEV_ENTRIES);
 		return -1;
 	}
-	if (err) {
-		answer_err(resp, -err, "cannot update the revoked device set: %s",
-			   strerror(-err));
-		return -1;
-	}
+	if (err)
+		return answer_set_err(resp, &d->rb, err, "device ");
 	devices_log_change(add->removed ? "add removed" : "add", &key,
 			   add->cause, add->uid, add->pid, change);
 	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	rbuf_printf(resp, REVOKE_FIELD_RDEV "=%u:%u " REVOKE_FIELD_TYPE "=%s "
-		    REVOKE_FIELD_KERNEL_REVOKED "=%u\n",
+		    REVOKE_FIELD_KERNEL_REVOKED "=%u",
 		    revoke_kdev_major(key.rdev), revoke_kdev_minor(key.rdev),
 		    revoke_rdev_type_name(key.type), rd.kernel_revoked);
+	answer_attach(resp, &d->rb);
 	if (!act.pipeline)
 		return 0;	/* no pidfds were taken either */
 	err = pipeline_run_rdev(&d->pipeline, &key, &add->opts, &res);

@@ -141,7 +141,8 @@ int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
 }
 
 /**
- * filesystems_answer_target() - the answer's line naming the filesystem
+ * filesystems_answer_target() - the answer's line naming the filesystem,
+ *	without its end: the caller may add fields
  * @resp: the answer
  * @t: the filesystem
  */
@@ -151,7 +152,6 @@ void filesystems_answer_target(struct rbuf *resp, const struct fs_target *t)
 		    revoke_kdev_minor(t->s_dev));
 	if (t->fstype[0])
 		rbuf_printf(resp, " " REVOKE_FIELD_FSTYPE "=%s", t->fstype);
-	rbuf_printf(resp, "\n");
 }
 
 /**
@@ -176,11 +176,8 @@ int filesystems_deny(struct daemon *d, const struct fs_target *t,
 			   REVOKE_SUPER_ENTRIES);
 		return -1;
 	}
-	if (err) {
-		answer_err(resp, -err, "cannot update the revoked filesystem "
-			   "set: %s", strerror(-err));
-		return -1;
-	}
+	if (err)
+		return answer_set_err(resp, &d->rb, err, "filesystem ");
 	log_info("fs=%u:%u type=%s revoked by %s: %s\n",
 		 revoke_kdev_major(t->s_dev), revoke_kdev_minor(t->s_dev),
 		 t->fstype[0] ? t->fstype : "?", cause,
@@ -219,6 +216,7 @@ int filesystems_add(struct daemon *d, const struct ctl_peer *peer,
 		return -1;
 	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	filesystems_answer_target(resp, &t);
+	answer_attach(resp, &d->rb);
 	holders_skip(&d->pipeline.holders, getpid(), peer->pid);
 	err = pipeline_run_fs(&d->pipeline, t.s_dev, &opts, &res);
 	holders_skip(&d->pipeline.holders, getpid(), 0);

@@ -451,6 +451,7 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 		 r.gone ? "gone" : "not gone");
 	rbuf_printf(resp, "ok " REVOKE_OK_UMOUNTED "\n");
 	filesystems_answer_target(resp, &t);
+	rbuf_printf(resp, "\n");
 	umount_answer(resp, &r);
 	umount_result_free(&r);
 	return 0;

@@ -150,7 +150,6 @@ static void verbs_resp_keys(struct rbuf *resp, const struct named_file *nf)
 			    revoke_kdev_major(nf->keys[i].dev),
 			    revoke_kdev_minor(nf->keys[i].dev),
 			    (unsigned long long)nf->keys[i].ino);
-	rbuf_printf(resp, "\n");
 }
 
 static int verbs_add_rdev(struct daemon *d, const struct ctl_peer *peer,
@@ -242,13 +241,11 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 			   d->rb.max_entries);
 		return -1;
 	}
-	if (err) {
-		answer_err(resp, -err, "cannot update the revoked set: %s",
-			   strerror(-err));
-		return -1;
-	}
+	if (err)
+		return answer_set_err(resp, &d->rb, err, "");
 	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	verbs_resp_keys(resp, &nf);
+	answer_attach(resp, &d->rb);
 	if (req->has_path && d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), peer->pid);
 	verbs_run_pipeline(d, nf.keys, nf.nkeys, req, resp);
@@ -294,6 +291,7 @@ static int verbs_del(struct daemon *d, const struct ctl_peer *peer,
 	}
 	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
 	verbs_resp_keys(resp, &nf);
+	rbuf_printf(resp, "\n");
 	return 0;
 }
 
@@ -456,5 +454,6 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 			   revoke_verb_name(req.verb));
 		return false;
 	}
+	store_attach_take(&d->rb);	/* an attach of an earlier event's */
 	return verbs_handlers[req.verb](d, peer, &req, resp) == 1;
 }

@@ -322,6 +322,7 @@ int verbs_holders(struct daemon *d, const struct ctl_peer *peer,
 			return -1;
 		}
 		filesystems_answer_target(&head, &ft);
+		rbuf_printf(&head, "\n");
 		err = verbs_holders_find(d, peer->pid, ft.s_dev, NULL, 0, sets,
 					 &t);
 	} else {

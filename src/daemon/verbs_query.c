@@ -126,6 +126,14 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, REVOKE_FIELD_LSM "=%s\n", d->lsm);
 	rbuf_printf(resp, REVOKE_FIELD_BPF_LSM "=%s\n",
 		    revoke_lsm_has_bpf(d->lsm) ? "active" : "inactive");
+	rbuf_printf(resp, REVOKE_FIELD_ENFORCEMENT "=%s\n",
+		    d->rb.attached ? "attached" : "idle");
+	rbuf_printf(resp, REVOKE_FIELD_ATTACHES "=%u\n", d->rb.attaches);
+	rbuf_printf(resp, REVOKE_FIELD_DETACHES "=%u\n", d->rb.detaches);
+	rbuf_printf(resp, REVOKE_FIELD_LAST_ATTACH_US "=%llu\n",
+		    (unsigned long long)d->rb.last_attach_us);
+	rbuf_printf(resp, REVOKE_FIELD_DETACH_AFTER_S "=%u\n",
+		    d->detach_after_ms / 1000);
 	rbuf_printf(resp, REVOKE_FIELD_PROGRAMS_ATTACHED "=%d/%d\n",
 		    store_count_attached(d->rb.pin_dir),
 		    REVOKE_NR_PROGS - d->rb.nr_skipped);

@@ -17,7 +17,31 @@
 #include "revoke.skel.h"
 
 /**
- * armed_update() - set revoke_armed from the two counters
+ * armed_bits() - what revoke_armed should be, from the sets
+ * @rb: the daemon's handles
+ * @bits: result, REVOKE_ARMED_* of each set that holds something
+ *
+ * Return: 0 or a negative errno.
+ */
+int armed_bits(struct store *rb, uint32_t *bits)
+{
+	struct revoke_rdev_state rs;
+	struct revoke_state st;
+	__u32 zero = 0, s_dev;
+	bool supers;
+
+	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
+	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
+		return -errno;
+	supers = !bpf_map_get_next_key(rb->supers_fd, NULL, &s_dev);
+	*bits = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
+		(rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0) |
+		(supers ? REVOKE_ARMED_SUPERS : 0);
+	return 0;
+}
+
+/**
+ * armed_update() - set revoke_armed from the sets
  * @rb: the daemon's handles
  *
  * Call it after every change of nr_revoked, nr_rdev or revoked_supers:
@@ -28,18 +52,12 @@
 int armed_update(struct store *rb)
 {
 	struct revoke_bpf_skel__bss bss = {};
-	struct revoke_rdev_state rs;
-	struct revoke_state st;
-	__u32 zero = 0, s_dev;
-	bool supers;
+	__u32 zero = 0;
+	int ret;
 
-	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
-	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
-		return -errno;
-	supers = !bpf_map_get_next_key(rb->supers_fd, NULL, &s_dev);
-	bss.revoke_armed = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
-			   (rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0) |
-			   (supers ? REVOKE_ARMED_SUPERS : 0);
+	ret = armed_bits(rb, &bss.revoke_armed);
+	if (ret)
+		return ret;
 	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
 		return -errno;
 	return 0;

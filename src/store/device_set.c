@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 
 #include "armed.h"
+#include "attach.h"
 #include "store.h"
 #include "device_set.h"
 
@@ -59,7 +60,9 @@ static int insert(struct store *rb, const struct revoke_rdev_key *key,
 	uint64_t count = 0;
 	int err;
 
-	err = read_count(rb, &count);
+	err = attach_ensure(rb);
+	if (!err)
+		err = read_count(rb, &count);
 	if (!err)
 		err = write_count(rb, count + 1);
 	if (err)

@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 
 #include "armed.h"
+#include "attach.h"
 #include "store.h"
 #include "inode_set.h"
 
@@ -224,6 +225,9 @@ int inode_set_add(struct store *rb, const struct revoke_key *key,
 		count = inode_table_count(&rb->table);
 	if (count >= rb->max_entries)
 		return -ENOSPC;
+	err = attach_ensure(rb);
+	if (err)
+		return err;
 	err = inode_table_insert(&rb->table, key, &val);
 	if (err)
 		return err;

@@ -140,14 +140,16 @@ int store_count_attached(const char *pin_dir)
  * @i: its index in revoke_prog_names
  *
  * Return: "attached" (its link is pinned), "skipped" (the kernel lacks
- * its hook) or "detached" (neither: a restart of revoke-bpfd attaches it).
+ * its hook), "idle" (nothing is revoked, so nothing is attached) or
+ * "detached" (none of these: a restart of revoke-bpfd attaches it).
  */
 const char *store_prog_state(const struct store *rb, int i)
 {
 	if (rb->skipped[i])
 		return "skipped";
-	return revoke_pinned(rb->pin_dir, revoke_prog_names[i]) ? "attached" :
-							       "detached";
+	if (revoke_pinned(rb->pin_dir, revoke_prog_names[i]))
+		return "attached";
+	return rb->attached ? "detached" : "idle";
 }
 
 /*

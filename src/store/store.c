@@ -10,7 +10,9 @@
  *	revoke_file_open	... one pinned BPF link per LSM program
  *
  * revoke-bpfd always loads its own programs, reusing whichever maps are
- * pinned (so no revocation is ever lost).  For each program:
+ * pinned (so no revocation is ever lost), and keeps them loaded.  They
+ * are attached only while something is revoked (attach.c).  When they
+ * are, for each program:
  *  - no pinned link: attach and pin;
  *  - a pinned link running the same code (same program tag): keep it;
  *  - a pinned link running other code (an older build): attach the new
@@ -37,6 +39,7 @@
 #include <bpf/libbpf.h>
 
 #include "armed.h"
+#include "attach.h"
 #include "features.h"
 #include "fs_layout.h"
 #include "legacy.h"
@@ -140,113 +143,6 @@ static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
 	err = bpf_map__reuse_fd(map, fd);
 	close(fd);
 	return err;
-}
-
-static int prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
-		return -errno;
-	memcpy(tag, info.tag, BPF_TAG_SIZE);
-	return 0;
-}
-
-/* Does the link pinned as @name run a program with this @tag? */
-static bool pinned_link_runs(const char *pin_dir, const char *name,
-			     const __u8 tag[BPF_TAG_SIZE])
-{
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
-	__u8 old[BPF_TAG_SIZE];
-	int link_fd, prog_fd;
-	bool same = false;
-
-	link_fd = revoke_pin_get(pin_dir, name);
-	if (link_fd < 0)
-		return false;
-	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
-		prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
-		if (prog_fd >= 0) {
-			same = !prog_tag(prog_fd, old) &&
-			       !memcmp(old, tag, BPF_TAG_SIZE);
-			close(prog_fd);
-		}
-	}
-	close(link_fd);
-	return same;
-}
-
-/*
- * Attach @prog and pin its link as @name, replacing an existing pin
- * atomically with rename(2).
- */
-static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
-			  const char *name, char *err, size_t errlen)
-{
-	char path[PATH_MAX], tmp[PATH_MAX];
-	struct bpf_link *link;
-	int ret;
-
-	link = bpf_program__attach_lsm(prog);
-	if (!link) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
-		return ret;
-	}
-	ret = revoke_pin_path(path, sizeof(path), pin_dir, name);
-	if (!ret)
-		ret = snprintf(tmp, sizeof(tmp), "%s" TMP_SUFFIX, path) >= (int)sizeof(tmp) ?
-		      -ENAMETOOLONG : 0;
-	if (!ret) {
-		unlink(tmp);
-		ret = bpf_link__pin(link, tmp);
-	}
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
-		snprintf(err, errlen, "cannot pin %s: %s", path, strerror(-ret));
-		unlink(tmp);
-	}
-	/* The pin keeps it attached; our fd is not needed. */
-	bpf_link__destroy(link);
-	return ret;
-}
-
-/*
- * Attach every program, keeping a pinned link that runs the same code,
- * unless @fresh_map: a map was created anew (a build that lacked it, or a
- * pin removed by hand), and the pinned programs still use the old one.
- */
-static int attach_all(struct store *rb, struct revoke_bpf_skel *skel,
-		      bool fresh_map, char *err, size_t errlen)
-{
-	struct bpf_program *prog;
-	__u8 tag[BPF_TAG_SIZE];
-	int ret;
-
-	bpf_object__for_each_program(prog, skel->obj) {
-		const char *name = bpf_program__name(prog);
-
-		if (!bpf_program__autoload(prog))
-			continue;	/* the kernel lacks its hook */
-		ret = prog_tag(bpf_program__fd(prog), tag);
-		if (ret) {
-			snprintf(err, errlen, "cannot read %s: %s", name,
-				 strerror(-ret));
-			return ret;
-		}
-		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
-			continue;
-		if (revoke_pinned(rb->pin_dir, name))
-			rb->replaced++;
-		rb->adopted = false;
-		ret = attach_and_pin(prog, rb->pin_dir, name, err, errlen);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }
 
 static int keep_fd(int fd, int *out, char *err, size_t errlen)
@@ -434,11 +330,14 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 			snprintf(err, errlen, "cannot set revoke_armed: %s",
 				 strerror(-ret));
 	}
+	/* kept: the programs are attached while something is revoked */
+	rb->skel = skel;
 	if (!ret)
-		ret = attach_all(rb, skel, fresh_map, err, errlen);
+		ret = attach_start(rb, fresh_map, err, errlen);
 	/* the programs that read the legacy set are detached now */
 	if (!ret)
 		unpin(rb->pin_dir, LEGACY_SET);
+	return ret;
 out:
 	revoke_bpf_skel__destroy(skel);
 	return ret;
@@ -519,6 +418,9 @@ void store_close(struct store *rb)
 	close_fd(&rb->layout_fd);
 	close_fd(&rb->names_fd);
 	close_fd(&rb->supers_fd);
+	attach_close(rb);
+	revoke_bpf_skel__destroy(rb->skel);
+	rb->skel = NULL;
 }
 
 /**
@@ -590,4 +492,44 @@ int store_reach_daemon(struct store *rb, uint32_t tgid)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/**
+ * store_idle_tick() - detach the programs once nothing is revoked
+ * @rb: the daemon's handles
+ * @now_ms: CLOCK_MONOTONIC, in milliseconds
+ * @grace_ms: how long every set must have been empty first
+ *
+ * Return: milliseconds until the next call is due, or -1 if none is.
+ */
+int store_idle_tick(struct store *rb, uint64_t now_ms, uint32_t grace_ms)
+{
+	return attach_idle_tick(rb, now_ms, grace_ms);
+}
+
+/**
+ * store_attach_take() - how long attaching the programs took, once
+ * @rb: the daemon's handles
+ *
+ * Return: the microseconds the last attach took if nothing read them
+ * since, else 0.  Reads reset it, and the last attach's error.
+ */
+uint64_t store_attach_take(struct store *rb)
+{
+	uint64_t us = rb->attach_taken_us;
+
+	rb->attach_taken_us = 0;
+	rb->attach_err[0] = '\0';
+	return us;
+}
+
+/**
+ * store_attach_error() - why the programs could not be attached
+ * @rb: the daemon's handles
+ *
+ * Return: the reason of the last failed attach, or "" if none failed.
+ */
+const char *store_attach_error(const struct store *rb)
+{
+	return rb->attach_err;
 }

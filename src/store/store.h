@@ -9,6 +9,8 @@
 #ifndef REVOKE_STORE_H
 #define REVOKE_STORE_H
 
+#include <limits.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +18,8 @@
 #include <bpf/libbpf.h>
 
 #include "inode_table.h"
+
+struct revoke_bpf_skel;
 
 #define REVOKE_NR_PROGS 30
 
@@ -44,6 +48,19 @@
  *	cannot attach that program (features.c), which is not loaded
  * @nr_skipped: how many are
  * @pin_dir: where the objects are pinned
+ * @skel: the loaded programs, attached while something is revoked
+ * @fresh_map: a map was made anew at start: pinned links use another
+ * @attached: every program's link is pinned (attach.c); true whenever
+ *	some set holds an entry
+ * @idle_since_ms: when every set was first seen empty while attached
+ * @freed_seen: revoke_state's freed count when last folded in
+ * @attaches: how many times the programs were attached
+ * @detaches: how many times they were detached
+ * @last_attach_us: how long the last attach took
+ * @attach_taken_us: that, until store_attach_take() reads it
+ * @attach_err: why the last attach failed
+ * @releasing: @release_thread is closing the links of a detach
+ * @release_thread: that thread
  */
 struct store {
 	int table_fd;
@@ -66,6 +83,18 @@ struct store {
 	bool skipped[REVOKE_NR_PROGS];
 	int nr_skipped;
 	char pin_dir[256];
+	struct revoke_bpf_skel *skel;
+	bool fresh_map;
+	bool attached;
+	uint64_t idle_since_ms;
+	uint64_t freed_seen;
+	unsigned int attaches;
+	unsigned int detaches;
+	uint64_t last_attach_us;
+	uint64_t attach_taken_us;
+	char attach_err[PATH_MAX + 256];
+	bool releasing;
+	pthread_t release_thread;
 };
 
 extern const char *const revoke_prog_names[REVOKE_NR_PROGS];
@@ -82,6 +111,9 @@ struct ring_buffer *store_events_ring(const struct store *rb,
 int store_layout_update(struct store *rb, bool builtin);
 int store_layout_share(const struct store *rb, struct bpf_map *map);
 int store_reach_daemon(struct store *rb, uint32_t tgid);
+int store_idle_tick(struct store *rb, uint64_t now_ms, uint32_t grace_ms);
+uint64_t store_attach_take(struct store *rb);
+const char *store_attach_error(const struct store *rb);
 
 /*
  * What the other layers do with the sets: inode_set.c, device_set.c,

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 
 #include "armed.h"
+#include "attach.h"
 #include "store.h"
 
 /**
@@ -41,6 +42,9 @@ int super_set_add(struct store *rb, uint32_t s_dev, uint64_t sb,
 		*change = REVOKE_ALREADY;
 		return armed_update(rb);
 	}
+	err = attach_ensure(rb);
+	if (err)
+		return err;
 	memset(&val, 0, sizeof(val));
 	val.sb = sb;
 	val.revoked_at = (uint64_t)time(NULL);

@@ -20,7 +20,8 @@ state_unchanged() {
 	[ "$(revoke-bpf list --json)" = "$BEFORE" ]
 }
 
-@test "status reports BPF LSM active and every program the kernel can run attached" {
+@test "status reports BPF LSM active and, while something is revoked, every program the kernel can run attached" {
+	revoke "$F"
 	run revoke-bpf status
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_lsm            active"* ]]
@@ -28,10 +29,12 @@ state_unchanged() {
 	n=$(grep -c '^program\.[a-z0-9_]* *attached$' <<<"$output")
 	[ "$n" -ge 15 ]
 	[[ $output == *"programs_attached  $n/$n"* ]]
+	[[ $output == *"enforcement        attached"* ]]
 	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
 }
 
 @test "status names every program, and those whose hook the kernel lacks as skipped" {
+	revoke "$F"
 	run revoke-bpf status --json
 	[ "$status" -eq 0 ]
 	local truncate=attached backing=attached acl=attached
@@ -62,6 +65,7 @@ state_unchanged() {
 
 @test "the maps and the attached programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
 	local progs
+	revoke "$F"
 	progs=$(revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) *attached$/\1/p')
 	run ls /sys/fs/bpf/revoke-bpf
 	expect_lines $(printf '%s

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach.c - the enforcing programs are attached only while something
+ * is revoked.
+ *
+ * An attached BPF LSM program costs every call of its hook a trampoline,
+ * even when it returns at once: while nothing is revoked, no program is
+ * attached and the hooks cost nothing.  The rules:
+ *
+ *  - attach_ensure() attaches every program this kernel can run, pins
+ *    each link under the program's name, and checks that all are pinned,
+ *    before any set takes its first entry (the sets call it first);
+ *  - attach_idle_tick() detaches them once every set has been empty for
+ *    the grace period; it reads the sets itself, since the programs drop
+ *    entries of their own (freed inodes, freed super_blocks);
+ *  - after kill -9 the pins say what was attached: store_open() attaches
+ *    when an entry exists and detaches when none does.
+ *
+ * So no entry is ever in a set without its hooks: attach before insert,
+ * detach only after the last delete, both in the daemon's one thread.
+ *
+ * Detaching is slow on some kernels (the trampoline's teardown waits for
+ * RCU-tasks grace periods, seconds under emulation), and the kernel does
+ * it in whichever thread drops a link's last reference.  So the pins are
+ * removed here, and the links' descriptors are closed by a thread of
+ * their own.  An attach waits for that thread first: the kernel refuses
+ * (EBUSY) to attach a program to a hook it is still linked to.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "armed.h"
+#include "attach.h"
+#include "pins.h"
+#include "store.h"
+#include "revoke.skel.h"
+
+/* how often the sets are read while attached, for the programs' drops */
+#define ATTACH_POLL_MS 1000
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/**
+ * attach_prog_tag() - the tag (hash of the code) of a loaded program
+ * @prog_fd: the program
+ * @tag: result
+ *
+ * Return: 0 or a negative errno.
+ */
+int attach_prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	memcpy(tag, info.tag, BPF_TAG_SIZE);
+	return 0;
+}
+
+/* Does the link pinned as @name run a program with this @tag? */
+static bool pinned_link_runs(const char *pin_dir, const char *name,
+			     const __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	__u8 old[BPF_TAG_SIZE];
+	int link_fd, prog_fd;
+	bool same = false;
+
+	link_fd = revoke_pin_get(pin_dir, name);
+	if (link_fd < 0)
+		return false;
+	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
+		prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+		if (prog_fd >= 0) {
+			same = !attach_prog_tag(prog_fd, old) &&
+			       !memcmp(old, tag, BPF_TAG_SIZE);
+			close(prog_fd);
+		}
+	}
+	close(link_fd);
+	return same;
+}
+
+/*
+ * Attach @prog and pin its link as @name, replacing an existing pin
+ * atomically with rename(2).
+ */
+static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
+			  const char *name, char *err, size_t errlen)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	struct bpf_link *link;
+	int ret;
+
+	link = bpf_program__attach_lsm(prog);
+	if (!link) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	ret = revoke_pin_path(path, sizeof(path), pin_dir, name);
+	if (!ret)
+		ret = snprintf(tmp, sizeof(tmp), "%s" TMP_SUFFIX, path) >= (int)sizeof(tmp) ?
+		      -ENAMETOOLONG : 0;
+	if (!ret) {
+		unlink(tmp);
+		ret = bpf_link__pin(link, tmp);
+	}
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		snprintf(err, errlen, "cannot pin %s: %s", path, strerror(-ret));
+		unlink(tmp);
+	}
+	/* The pin keeps it attached; our fd is not needed. */
+	bpf_link__destroy(link);
+	return ret;
+}
+
+/*
+ * Attach every program, keeping a pinned link that runs the same code,
+ * unless @fresh_map: a map was created anew (a build that lacked it, or a
+ * pin removed by hand), and the pinned programs still use the old one.
+ */
+static int attach_all(struct store *rb, bool fresh_map, char *err,
+		      size_t errlen)
+{
+	struct bpf_program *prog;
+	__u8 tag[BPF_TAG_SIZE];
+	int ret;
+
+	bpf_object__for_each_program(prog, rb->skel->obj) {
+		const char *name = bpf_program__name(prog);
+
+		if (!bpf_program__autoload(prog))
+			continue;	/* the kernel lacks its hook */
+		ret = attach_prog_tag(bpf_program__fd(prog), tag);
+		if (ret) {
+			snprintf(err, errlen, "cannot read %s: %s", name,
+				 strerror(-ret));
+			return ret;
+		}
+		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
+			continue;
+		if (revoke_pinned(rb->pin_dir, name))
+			rb->replaced++;
+		rb->adopted = false;
+		ret = attach_and_pin(prog, rb->pin_dir, name, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static void release_wait(struct store *rb);
+
+/**
+ * attach_ensure() - make sure every enforcing program is attached
+ * @rb: the daemon's handles
+ *
+ * Called before an entry goes into any set.  Attaches (and pins) what is
+ * not attached yet, then checks that every program the kernel can run
+ * has its pinned link.  On failure the reason is in rb->attach_err, and
+ * whatever was attached is let go again: nothing may be revoked.
+ *
+ * Return: 0, or a negative errno.
+ */
+int attach_ensure(struct store *rb)
+{
+	uint64_t start;
+	int ret, n;
+
+	if (rb->attached || !rb->skel)
+		return 0;
+	start = now_us();
+	release_wait(rb);
+	rb->attach_err[0] = '\0';
+	ret = attach_all(rb, rb->fresh_map, rb->attach_err,
+			 sizeof(rb->attach_err));
+	n = store_count_attached(rb->pin_dir);
+	if (!ret && n != REVOKE_NR_PROGS - rb->nr_skipped) {
+		snprintf(rb->attach_err, sizeof(rb->attach_err),
+			 "only %d of %d programs are attached after attaching "
+			 "them", n, REVOKE_NR_PROGS - rb->nr_skipped);
+		ret = -ENOLINK;
+	}
+	if (ret) {
+		attach_release(rb);
+		return ret;
+	}
+	rb->fresh_map = false;
+	rb->attached = true;
+	rb->idle_since_ms = 0;
+	rb->attaches++;
+	rb->last_attach_us = now_us() - start;
+	rb->attach_taken_us = rb->last_attach_us;
+	return 0;
+}
+
+/* the descriptors of links whose pins are gone, for closing */
+struct release_batch {
+	int n;
+	int fd[2 * REVOKE_NR_PROGS];
+};
+
+static void *release_main(void *arg)
+{
+	struct release_batch *b = arg;
+	int i;
+
+	for (i = 0; i < b->n; i++)
+		close(b->fd[i]);
+	free(b);
+	return NULL;
+}
+
+/* Close @b's descriptors in a thread of their own, or here if none starts. */
+static void release_async(struct store *rb, struct release_batch *b)
+{
+	if (pthread_create(&rb->release_thread, NULL, release_main, b)) {
+		release_main(b);
+		return;
+	}
+	rb->releasing = true;
+}
+
+/* Wait until the links of the last detach are gone. */
+static void release_wait(struct store *rb)
+{
+	if (!rb->releasing)
+		return;
+	pthread_join(rb->release_thread, NULL);
+	rb->releasing = false;
+}
+
+/* Take @name's pin away, keeping its link's descriptor in @b. */
+static void release_pin(struct release_batch *b, const char *pin_dir,
+			const char *name, const char *suffix)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (revoke_pin_path(path, sizeof(path), pin_dir, name) ||
+	    strlen(path) + strlen(suffix) >= sizeof(path))
+		return;
+	strcat(path, suffix);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return;
+	if (unlink(path) || b->n == (int)(sizeof(b->fd) / sizeof(b->fd[0]))) {
+		close(fd);
+		return;
+	}
+	b->fd[b->n++] = fd;
+}
+
+/**
+ * attach_release() - detach every enforcing program
+ * @rb: the daemon's handles
+ *
+ * Only while every set is empty.  The pins go at once; the links go when
+ * a thread of their own has closed their last descriptors.
+ */
+void attach_release(struct store *rb)
+{
+	struct release_batch *b;
+	int i;
+
+	release_wait(rb);
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return;	/* still attached; the next tick tries again */
+	for (i = 0; i < REVOKE_NR_PROGS; i++) {
+		release_pin(b, rb->pin_dir, revoke_prog_names[i], "");
+		release_pin(b, rb->pin_dir, revoke_prog_names[i], TMP_SUFFIX);
+	}
+	if (rb->attached)
+		rb->detaches++;
+	rb->attached = false;
+	rb->idle_since_ms = 0;
+	if (b->n)
+		release_async(rb, b);
+	else
+		free(b);
+}
+
+/*
+ * Fold the programs' own drops of freed inodes into the counter that
+ * arms them (the daemon's counter only ever goes down by its deletes).
+ */
+static void attach_recount(struct store *rb)
+{
+	struct revoke_state st;
+	uint64_t count;
+
+	if (inode_set_state(rb, &st) || st.freed == rb->freed_seen)
+		return;
+	rb->freed_seen = st.freed;
+	inode_set_sync(rb, &count);
+}
+
+/**
+ * attach_idle_tick() - detach the programs once nothing has been revoked
+ * for @grace_ms
+ * @rb: the daemon's handles
+ * @now_ms: CLOCK_MONOTONIC, in milliseconds
+ * @grace_ms: how long every set must have been empty
+ *
+ * Return: milliseconds until it wants to be called again, or -1 when
+ * the programs are detached (the next attach_ensure() wakes it).
+ */
+int attach_idle_tick(struct store *rb, uint64_t now_ms, uint32_t grace_ms)
+{
+	uint32_t bits;
+
+	if (!rb->attached)
+		return -1;
+	attach_recount(rb);
+	if (armed_bits(rb, &bits) || bits) {
+		rb->idle_since_ms = 0;
+		return ATTACH_POLL_MS;
+	}
+	if (!rb->idle_since_ms)
+		rb->idle_since_ms = now_ms;
+	if (now_ms - rb->idle_since_ms < grace_ms) {
+		uint64_t left = grace_ms - (now_ms - rb->idle_since_ms);
+
+		return left < ATTACH_POLL_MS ? (int)left : ATTACH_POLL_MS;
+	}
+	attach_release(rb);
+	return -1;
+}
+
+/**
+ * attach_start() - bring the programs to the state the sets ask for
+ * @rb: the daemon's handles, with its skeleton loaded and the armed word
+ *	set from the sets
+ * @fresh_map: a map was created anew, so pinned links use another one
+ * @err: on failure, why
+ * @errlen: size of @err
+ *
+ * Something revoked: attach now (a daemon killed after its last delete
+ * left its pins).  Nothing: let go of any link left pinned.
+ *
+ * Return: 0 or a negative errno.
+ */
+int attach_start(struct store *rb, bool fresh_map, char *err, size_t errlen)
+{
+	uint32_t bits;
+	int ret;
+
+	rb->fresh_map = fresh_map;
+	ret = armed_bits(rb, &bits);
+	if (ret) {
+		snprintf(err, errlen, "cannot read the revoked sets: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	if (!bits) {
+		attach_release(rb);
+		return 0;
+	}
+	ret = attach_ensure(rb);
+	if (ret)
+		snprintf(err, errlen, "%s", rb->attach_err);
+	return ret;
+}
+
+/**
+ * attach_close() - wait for the links a detach let go of
+ * @rb: the daemon's handles
+ *
+ * The pinned links stay as they are.
+ */
+void attach_close(struct store *rb)
+{
+	release_wait(rb);
+}

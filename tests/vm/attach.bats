@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# Attach on demand: the enforcing programs are attached only while
+# something is revoked, before the first entry goes in, and detached
+# --detach-after seconds after the last one leaves; kill -9 and restarts
+# in either state come up in the right one.
+
+load lib
+
+PINS=/sys/fs/bpf/revoke-bpf
+
+setup_file() {
+	unload_all
+}
+
+setup() {
+	F=$(new_file)
+	stop_daemon
+	rm -rf "$PINS"
+}
+
+teardown() {
+	revoke-bpf del "$F" >/dev/null 2>&1 || true
+	stop_daemon KILL
+}
+
+teardown_file() {
+	unload_all
+}
+
+# nr_link_pins: how many program links are pinned
+nr_link_pins() {
+	local n=0 p
+	for p in $(prog_names); do
+		[ ! -e "$PINS/$p" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+
+# prog_names: every program name status lists
+prog_names() {
+	revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) .*/\1/p'
+}
+
+field_of() {
+	revoke-bpf status | sed -n "s/^$1  *//p"
+}
+
+is_idle() { [ "$(field_of enforcement)" = idle ]; }
+
+@test "with nothing revoked no program is attached, and status says idle and exits 0" {
+	start_daemon
+	run revoke-bpf status
+	[ "$status" -eq 0 ]
+	[[ $output == *"enforcement        idle"* ]]
+	[[ $output == *"programs_attached  0/"* ]]
+	[[ $output == *"program.revoke_file_permission idle"* ]]
+	[ "$(nr_link_pins)" -eq 0 ]
+	# the maps are there, so nothing is lost
+	[ -e "$PINS/revoke_table" ]
+	[ -e "$PINS/revoke_b_bss" ]
+}
+
+@test "the first add attaches every program before the entry goes in, and says how long it took" {
+	local n us
+	start_daemon
+	run revoke-bpf --json add "$F"
+	[ "$status" -eq 0 ]
+	us=$(jq -r .attach_us <<<"$output")
+	[ "$us" -gt 0 ]
+	run revoke-bpf status
+	[[ $output == *"enforcement        attached"* ]]
+	[[ $output == *"attaches           1"* ]]
+	[[ $output == *"last_attach_us     $us"* ]]
+	n=$(nr_attached)
+	[ "$n" -ge 15 ]
+	[[ $output == *"programs_attached  $n/$n"* ]]
+	[ "$(nr_link_pins)" -eq "$n" ]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "the first add says in its text that the programs were attached first" {
+	start_daemon
+	run revoke-bpf add "$F"
+	[ "$status" -eq 0 ]
+	[[ ${lines[1]} == "  enforcement attached first (nothing was revoked): "*" ms" ]]
+	g=$(new_file)
+	run revoke-bpf add "$g"
+	[[ $output != *"enforcement attached first"* ]]
+	revoke-bpf del "$g" >/dev/null
+}
+
+@test "an add while attached attaches nothing (attach_us=0)" {
+	local g
+	g=$(new_file)
+	start_daemon
+	revoke "$F"
+	run revoke-bpf --json add "$g"
+	[ "$(jq -r .attach_us <<<"$output")" = 0 ]
+	[ "$(field_of attaches)" = 1 ]
+	revoke-bpf del "$g" >/dev/null
+}
+
+@test "the programs are detached --detach-after seconds after the last del, and the file reads again" {
+	start_daemon --detach-after 1
+	revoke "$F"
+	revoke-bpf del "$F" >/dev/null
+	until_true is_idle
+	[ "$(field_of detaches)" = 1 ]
+	[ "$(nr_link_pins)" -eq 0 ]
+	run "$PROBE" "$F" read
+	expect_lines "read: ok"
+}
+
+@test "a del and an add within --detach-after keep the programs attached" {
+	start_daemon --detach-after 30
+	revoke "$F"
+	revoke-bpf del "$F" >/dev/null
+	run revoke-bpf --json add "$F"
+	[ "$(jq -r .attach_us <<<"$output")" = 0 ]
+	[ "$(field_of attaches)" = 1 ]
+	[ "$(field_of detaches)" = 0 ]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "an add after the detach attaches again, and denies" {
+	start_daemon --detach-after 0
+	revoke "$F"
+	revoke-bpf del "$F" >/dev/null
+	until_true is_idle
+	run revoke-bpf --json add "$F"
+	[ "$(jq -r .attach_us <<<"$output")" -gt 0 ]
+	[ "$(field_of attaches)" = 2 ]
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "a revoked file deleted for good (its entry dropped by the kernel) lets the programs detach" {
+	start_daemon --detach-after 0
+	revoke "$F"
+	rm -f "$F"
+	until_true is_idle
+	[ "$(field_of entries)" = 0 ]
+	[ "$(nr_link_pins)" -eq 0 ]
+}
+
+@test "a revoked device keeps the programs attached until its del" {
+	start_daemon --detach-after 0
+	revoke-bpf add --rdev 1:7 --char >/dev/null
+	sleep 2
+	[ "$(field_of enforcement)" = attached ]
+	run "$PROBE" --rdonly /dev/full read
+	expect_lines "first open: EIO"
+	revoke-bpf del --rdev 1:7 --char >/dev/null
+	until_true is_idle
+	run "$PROBE" --rdonly /dev/full read
+	expect_lines "read: ok"
+}
+
+@test "a revoked filesystem keeps the programs attached until its del" {
+	start_daemon --detach-after 0
+	mkdir -p /tmp/attach-fs
+	mount -t tmpfs none /tmp/attach-fs
+	echo data > /tmp/attach-fs/f
+	revoke-bpf add --fs /tmp/attach-fs >/dev/null
+	sleep 2
+	[ "$(field_of enforcement)" = attached ]
+	run "$PROBE" /tmp/attach-fs/f read
+	expect_lines "first open: EIO"
+	revoke-bpf del --fs /tmp/attach-fs >/dev/null
+	until_true is_idle
+	umount /tmp/attach-fs
+}
+
+@test "after kill -9 while attached the file stays denied, and the restarted daemon is attached" {
+	start_daemon
+	revoke "$F"
+	stop_daemon KILL
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	start_daemon --detach-after 0
+	sleep 2
+	[ "$(field_of enforcement)" = attached ]
+	all_attached
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "after kill -9 between the last del and the detach, the restarted daemon detaches" {
+	start_daemon --detach-after 600
+	revoke "$F"
+	revoke-bpf del "$F" >/dev/null
+	[ "$(nr_link_pins)" -gt 0 ]
+	stop_daemon KILL
+	start_daemon
+	[ "$(field_of enforcement)" = idle ]
+	[ "$(nr_link_pins)" -eq 0 ]
+	run "$PROBE" "$F" read
+	expect_lines "read: ok"
+}
+
+@test "an add in the moment of a detach is denied at once" {
+	local i
+	start_daemon --detach-after 0
+	for i in 1 2 3; do
+		revoke "$F"
+		revoke-bpf del "$F" >/dev/null
+		# the detach runs now; the add waits for nothing of it
+		revoke "$F"
+		run "$PROBE" "$F" read
+		expect_lines "first open: EIO"
+		revoke-bpf del "$F" >/dev/null
+	done
+}
+
+@test "--detach-after refuses what is not a number of seconds, with one line" {
+	run revoke-bpfd --detach-after soon
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ ${lines[0]} == *"--detach-after 'soon' is not a number of seconds from 0 to 86400"* ]]
+}
