@@ -6,7 +6,8 @@
 #      test, its tests under sanitizers, and its spin model
 #   2. BATS suites in tests/host, on the host (CLI, harness, install)
 #   3. libFuzzer on every parser, 5 s each (make fuzz)
-#   4. make bench with tiny counts, inside the guest (bench/run --quick)
+#   4. make bench with tiny counts, inside the guest (bench/run --quick:
+#      the hook rows on 6.1 and 6.12, the rest on 6.1)
 #   5. BATS suites in tests/vm, inside the guest, once on each of kernels
 #      6.1, 6.12 and newest (tests/vm/suite)
 #
