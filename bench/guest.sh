@@ -4,10 +4,20 @@
 # bench/guest.sh - the benchmarks that need BPF LSM; run in the guest by
 # bench/run.  Prints one JSON object on stdout between two marker lines.
 #
-#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS SIZES PROUNDS CROUNDS HROUNDS
+#   bench/guest.sh ROUNDS DD_COUNT LOOPS LEVELS AROUNDS SETTLE_S \
+#                  [SIZES PROUNDS CROUNDS HROUNDS]
 #
+# The hooks' part, run on every kernel bench/run boots:
 # 1. hookbench: what the hooks cost ordinary I/O (see bench/hookbench.c).
-# 2. The pipeline: for each N in SIZES, N holder processes with 10
+# 2. The idle daemon (bench/idle.sh): dd bs=1, DD_COUNT bytes, with no
+#    revoke-bpfd and with revoke-bpfd running, nothing revoked, ROUNDS
+#    rounds taking turns.
+# 3. Attach on demand (bench/attach.sh): what the first add after an idle
+#    period pays to attach the programs, AROUNDS rounds, SETTLE_S seconds
+#    of idle before each.
+# The rest, with SIZES PROUNDS CROUNDS HROUNDS only (bench/run gives them
+# on the first kernel):
+# 4. The pipeline: for each N in SIZES, N holder processes with 10
 #    descriptors each of a FIFO, min(N,100) of them blocked reading it;
 #    of a regular file, min(N,100) of them mapping it; and of a regular
 #    file, nobody blocked and nothing mapped (descriptors only).  On the
@@ -15,26 +25,26 @@
 #    the time the daemon spent finding the holders (BPF iterators), the whole
 #    pipeline, and the command from call to report.  PROUNDS rounds, each
 #    on a fresh population, interleaved: a list of PROUNDS values each.
-# 3. The control socket: root's "revoke-bpf add" of a file nobody holds,
+# 5. The control socket: root's "revoke-bpf add" of a file nobody holds,
 #    from call to report, against an idle daemon, with 100 unprivileged
 #    connections held open (ctlhog idle: 13 uids, each connection closed
 #    by the daemon's 2 s request deadline and made again at once), and
 #    with 100 trickling a request a byte every 1.5 s (ctlhog trickle).
 #    CROUNDS rounds, the three cases taking turns in each, 5 adds per
 #    case and round.
-# 4. Who holds a filesystem (bench/holders.sh): for each N in SIZES, N
+# 6. Who holds a filesystem (bench/holders.sh): for each N in SIZES, N
 #    processes with 10 descriptors each of a file on a tmpfs, min(N,100)
 #    of them mapping it: "revoke-bpf holders --fs", "fuser -m" and
 #    "lsof +f --" taking turns, HROUNDS rounds.
-# 5. Forced unmount (bench/umount.sh): for each N in SIZES, the same
+# 7. Forced unmount (bench/umount.sh): for each N in SIZES, the same
 #    population, then "revoke-bpf umount" and its step split, PROUNDS
 #    rounds.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 B=$REPO/build/bench
-rounds=$1 dd_count=$2 loops=$3 levels=$4 sizes=$5 prounds=$6 crounds=$7
-hrounds=$8
+rounds=$1 dd_count=$2 loops=$3 levels=$4 arounds=$5 settle_s=$6
+sizes=${7:-} prounds=${8:-} crounds=${9:-} hrounds=${10:-}
 
 . "$REPO/bench/lib.sh"
 
@@ -107,8 +117,22 @@ printf '{"kernel": "%s", "cpus": %d,\n"hooks": ' "$(uname -r)" "$(nproc)"
 "$B/hookbench" --rounds "$rounds" --dd-count "$dd_count" --loops "$loops" \
 	--levels "$levels" 2>/tmp/hookbench.err ||
 	{ cat /tmp/hookbench.err; exit 1; }
-revoke-bpfd >/tmp/revoke-bpfd.log 2>&1 &
-until revoke-bpf status >/dev/null 2>&1; do sleep 0.1; done
+printf ',\n"idle": '
+"$REPO/bench/idle.sh" "$rounds" "$dd_count"
+printf ',\n"attach": '
+"$REPO/bench/attach.sh" "$arounds" "$settle_s"
+if [ -z "$sizes" ]; then
+	printf '}\n'
+	echo "BENCH-JSON-END"
+	exit 0
+fi
+# the programs kept attached, so that the rows below do not pay the
+# first add's attach at random (bench/attach.sh measures it): a long
+# --detach-after, and one add before the rounds
+daemon_start --detach-after 3600
+echo data > /tmp/bench.warm
+revoke-bpf add /tmp/bench.warm >/dev/null
+revoke-bpf del /tmp/bench.warm >/dev/null
 # the rows' rounds interleaved: round r of every row before round r + 1
 for r in $(seq "$prounds"); do
 	for kind in fifo file none; do

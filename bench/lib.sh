@@ -55,3 +55,54 @@ population_stop() {
 	rm -f "$1.swarm"
 	POP_PID=
 }
+
+# daemon_start ARG...: start revoke-bpfd ARG... (log in
+# /tmp/revoke-bpfd.log); returns once it answers "status" (whatever its
+# exit status says of the programs), within 60 s.  Sets DAEMON_PID.
+daemon_start() {
+	local end=$((SECONDS + 60))
+	revoke-bpfd "$@" >>/tmp/revoke-bpfd.log 2>&1 &
+	DAEMON_PID=$!
+	until [ -n "$(status_field daemon_pid)" ]; do
+		if ! kill -0 "$DAEMON_PID" 2>/dev/null || [ $SECONDS -ge $end ]; then
+			echo "bench: revoke-bpfd $* did not start: $(tail -n 5 /tmp/revoke-bpfd.log)" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# daemon_stop: end the revoke-bpfd daemon_start started (it has 30 s),
+# and reap it.
+daemon_stop() {
+	local end=$((SECONDS + 30))
+	kill -TERM "$DAEMON_PID"
+	while kill -0 "$DAEMON_PID" 2>/dev/null; do
+		if [ $SECONDS -ge $end ]; then
+			echo "bench: revoke-bpfd did not exit within 30 s of SIGTERM" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+	wait "$DAEMON_PID" 2>/dev/null || true
+	DAEMON_PID=
+}
+
+# status_field NAME: the value of NAME in "revoke-bpf status" (its lines
+# are "NAME VALUE", aligned).
+status_field() {
+	revoke-bpf status 2>/dev/null | awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# until_enforcement STATE: poll "revoke-bpf status" until it says
+# enforcement STATE (attached or idle), for at most 60 s.
+until_enforcement() {
+	local end=$((SECONDS + 60))
+	until [ "$(status_field enforcement)" = "$1" ]; do
+		if [ $SECONDS -ge $end ]; then
+			echo "bench: revoke-bpf status did not say enforcement $1 within 60 s" >&2
+			return 1
+		fi
+		sleep 0.05
+	done
+}

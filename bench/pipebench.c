@@ -143,7 +143,7 @@ static void print_list(const char *name, const double *v, int n)
 int main(int argc, char **argv)
 {
 	double discover[MAX_ROUNDS], total[MAX_ROUNDS];
-	struct store rb;
+	struct store rb = {};
 	struct pipeline pl;
 	int rounds, i;
 
