@@ -47,7 +47,9 @@
  * key=value fields, and closes the connection.  Values never contain
  * spaces; MESSAGE is free text to the end of the line.
  *
- * add answers, after the dev/ino line, one line of counts (see struct
+ * add answers, after the dev/ino line (or rdev= or fs= line; each ends
+ * with attach_us=N, the time spent attaching the programs first, 0 if
+ * they were attached), one line of counts (see struct
  * revoke_report) "holders=N fds=N mappings=N waiters=N woken=N
  * unmapped=N released=N failed=N discover_us=N total_us=N killed=N
  * passes=N", one line per failure "failure pid=N tid=N step=WORD
