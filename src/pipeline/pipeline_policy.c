@@ -189,8 +189,14 @@ static int kill_holder(const struct holder_set *set,
 			close(pidfd);
 		return -1;
 	}
-	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0) ||
-	    !add_kill(res, &res->fail[i])) {
+	if (syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, NULL, 0)) {
+		/* ESRCH: it exited (and was reaped) since, by itself */
+		if (errno == ESRCH)
+			settle(res, first, p->tgid);
+		close(pidfd);
+		return -1;
+	}
+	if (!add_kill(res, &res->fail[i])) {
 		close(pidfd);
 		return -1;
 	}
