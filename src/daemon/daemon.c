@@ -341,9 +341,10 @@ static int start(struct daemon *d, const struct options *o)
 		log_err("%s\n", err);
 		return -1;
 	}
-	ret = inode_set_sync(&d->rb, &count);
+	/* store_open() set the counters from the sets: only read them here */
+	ret = inode_set_count(&d->rb, &count);
 	if (!ret)
-		ret = device_set_sync(&d->rb, &ndev);
+		ret = device_set_count(&d->rb, &ndev);
 	if (ret) {
 		log_err("cannot read the revoked set: %s\n", strerror(-ret));
 		goto fail;
