@@ -64,10 +64,11 @@ ext4_dir() {
 
 # --- kill -9 and restarts -------------------------------------------------
 
-# inode_set_add() inserts into the table and then writes nr_revoked: a
-# kill -9 between the two leaves the entry in the table, the counter at 0
-# and the links pinned.  pin_counter makes exactly that state.
-@test "a daemon killed between an add's insert and its counter's write comes up attached, and the file stays denied" {
+# restart_with_counter_zeroed: revoke $F, kill -9 the daemon, set the inode
+# counter to 0 as a kill between an add's insert and its counter's write
+# leaves it (pin_counter prints the count it replaced: 1), check the pins
+# still deny, and start a daemon again.
+restart_with_counter_zeroed() {
 	start_daemon --detach-after 0
 	revoke "$F"
 	stop_daemon KILL
@@ -77,6 +78,13 @@ ext4_dir() {
 	expect_lines "first open: EIO"
 	start_daemon --detach-after 0
 	sleep 2
+}
+
+# inode_set_add() inserts into the table and then writes nr_revoked: a
+# kill -9 between the two leaves the entry in the table, the counter at 0
+# and the links pinned.  pin_counter makes exactly that state.
+@test "a daemon killed between an add's insert and its counter's write comes up attached, and the file stays denied" {
+	restart_with_counter_zeroed
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 	[ "$(status_field entries)" = 1 ]
@@ -84,24 +92,14 @@ ext4_dir() {
 }
 
 @test "status never says idle while an entry is in the set" {
-	start_daemon --detach-after 0
-	revoke "$F"
-	stop_daemon KILL
-	"$PIN_COUNTER" "$PINS" inodes 0 >/dev/null
-	start_daemon --detach-after 0
-	sleep 2
+	restart_with_counter_zeroed
 	run revoke-bpf status
 	[[ $output == *"entries            1"* ]]
 	[[ $output != *"enforcement        idle"* ]]
 }
 
 @test "re-adding a file that is in the set attaches the programs if they are not attached" {
-	start_daemon --detach-after 0
-	revoke "$F"
-	stop_daemon KILL
-	"$PIN_COUNTER" "$PINS" inodes 0 >/dev/null
-	start_daemon --detach-after 0
-	sleep 2
+	restart_with_counter_zeroed
 	run revoke-bpf --json add "$F"
 	[ "$status" -eq 0 ]
 	run "$PROBE" "$F" read
