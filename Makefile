@@ -177,8 +177,9 @@ HELPER_LIBS_uring := -luring
 # fs_pins_probe drives src/pipeline/fs_pins.h (what pins a filesystem)
 HELPER_LIBS_fs_pins_probe := $(call archive,pipeline) $(call archive,common)
 $(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)
-# fusefile is a FUSE server (libfuse 3)
-HELPER_LIBS_fusefile := $(shell pkg-config --cflags --libs fuse3)
+# fusefile is a FUSE server (libfuse 3); read when it is built, never
+# when the Makefile is parsed (see "deps" below)
+HELPER_LIBS_fusefile = $(shell pkg-config --cflags --libs fuse3)
 
 # librevoke, position-independent for the shared build.
 LIB_CFLAGS := $(CFLAGS) -fPIC -fvisibility=default -Wno-unused-parameter
@@ -289,25 +290,40 @@ $(BUILD)/tests/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRCS) | $(BUILD)/tests
 fuzz: $(FUZZERS)
 	$(Q)tests/fuzz/run $(FUZZ_SECONDS) $(FUZZERS)
 
-# tests/vm/faults.bats at full size (make check runs it small): 1,000
-# linearizability trials, kill -9 of the daemon 20 times among 1,000 holders.
-faults: deps all
-	$(Q)tests/vm/run --timeout 7200 --file $(CURDIR)/build/bench/swarm -- \
-		env LINEARIZE_TRIALS=1000 FAULT_HOLDERS=1000 FAULT_KILLS=20 \
-		bats --tap $(CURDIR)/tests/vm/faults.bats
+# The commands below install what they need first (tests/deps.sh), then
+# build in a second make: this one was parsed before the packages were
+# there, so what it read from pkg-config and the compiler (fuse3, -m32) may
+# be wrong on a fresh machine.  DEPS, CHECK and VM_RUN are the commands
+# they run (tests/host/fresh.bats replaces them).
+DEPS   ?= tests/deps.sh
+CHECK  ?= tests/check.sh
+VM_RUN ?= tests/vm/run
+SUBMAKE = $(MAKE) --no-print-directory
 
 deps:
-	$(Q)tests/deps.sh
+	$(Q)$(DEPS)
 
-check: deps all
-	$(Q)tests/check.sh
+check: deps
+	$(Q)$(SUBMAKE) all
+	$(Q)$(CHECK)
 
-bench: deps all
-	$(Q)tests/deps.sh bench
+bench: deps
+	$(Q)$(DEPS) bench
+	$(Q)$(SUBMAKE) all
 	$(Q)bench/run
 
-demo: deps all
-	$(Q)tests/vm/run --file $(CURDIR)/tests/demo.sh -- $(CURDIR)/tests/demo.sh
+# the demo needs the daemon and the command, nothing of the tests
+demo: deps
+	$(Q)$(SUBMAKE) $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
+	$(Q)$(VM_RUN) --no-tests --file $(CURDIR)/tests/demo.sh -- $(CURDIR)/tests/demo.sh
+
+# tests/vm/faults.bats at full size (make check runs it small): 1,000
+# linearizability trials, kill -9 of the daemon 20 times among 1,000 holders.
+faults: deps
+	$(Q)$(SUBMAKE) all
+	$(Q)$(VM_RUN) --timeout 7200 --file $(CURDIR)/build/bench/swarm -- \
+		env LINEARIZE_TRIALS=1000 FAULT_HOLDERS=1000 FAULT_KILLS=20 \
+		bats --tap $(CURDIR)/tests/vm/faults.bats
 
 vmlinux:
 	$(call msg,GEN,vmlinux.h)

@@ -142,3 +142,30 @@ newest_612() {
 	[ "$status" -eq 91 ]
 	[[ ${lines[-1]} == "tests/vm/run: the guest did not boot (kernel "* ]]
 }
+
+@test "a guest kernel that crashes is reported with exit 95, naming the panic" {
+	run "$RUN" -- sh -c 'echo c > /proc/sysrq-trigger'
+	[ "$status" -eq 95 ]
+	[[ ${lines[-1]} == "tests/vm/run: the guest kernel crashed (kernel 6.1."*", generic): Kernel panic - not syncing: sysrq triggered crash" ]]
+}
+
+@test "tests/vm/suite runs once more, in a fresh guest, what a crashed guest did not finish; a second crash fails its test" {
+	run "$REPO/tests/vm/suite" "$REPO/tests/host/fixtures/crash.bats"
+	[ "$status" -eq 95 ]
+	# tests/vm/run reports each crash
+	local crash='^tests/vm/run: the guest kernel crashed (kernel 6\.1\..*, generic): Kernel panic - not syncing: sysrq triggered crash$'
+	[ "$(grep -c "$crash" <<<"$output")" -eq 2 ]
+	# and the suite says what it did of them (the kernel's own lines, its
+	# panic and trace, are relayed too)
+	output=$(grep -v "$crash" <<<"$output" | grep -vE '^\[ *[0-9]+\.[0-9]+\] ' | sed -E 's/ in [0-9]+ms$//')
+	expect=(
+		"1..5"
+		"ok 1 a test before the crash"
+		"# the guest kernel crashed during test 2 'a test that crashes the kernel unless it runs first'; running its 4 unfinished tests once more in a fresh guest"
+		"ok 2 a test that crashes the kernel unless it runs first"
+		"ok 3 a test after the crash"
+		"not ok 4 a test that crashes the kernel always # the guest kernel crashed again while it ran"
+		"# the guest kernel crashed in a second guest; 1 tests after it did not run"
+	)
+	[ "$output" = "$(printf '%s\n' "${expect[@]}")" ] || { echo "$output"; false; }
+}
