@@ -4,40 +4,94 @@
 #
 #   1. C unit tests (build/tests/test_*), on the host; librevoke's race
 #      test, its tests under sanitizers, and its spin model
-#   2. BATS suites in tests/host, on the host (CLI, harness, install)
+#   2. BATS suites in tests/host, on the host (CLI, install, a fresh
+#      machine's make; the VM harness, which boots guests of its own)
 #   3. libFuzzer on every parser, 5 s each (make fuzz)
 #   4. make bench with tiny counts, inside the guest (bench/run --quick:
 #      the hook rows on 6.1 and 6.12, the rest on 6.1)
 #   5. BATS suites in tests/vm, inside the guest, once on each of kernels
-#      6.1, 6.12 and newest (tests/vm/suite)
+#      newest, 6.12 and 6.1 (tests/vm/suite)
 #
 # Every suite speaks TAP; its "ok" and "not ok" lines are tallied.  A
 # suite that dies without a plan counts as a failure.
+#
+# Each guest runs on one host thread, and the guests run side by side,
+# $REVOKE_CHECK_GUESTS at once (default 3 on 2 cores: a guest waiting on
+# a sleep or a grace period leaves its core to another), each suite's
+# output kept in a file of its own and shown, then tallied, as it ends.
+# The host's own suites run meanwhile.  Each VM suite has a budget of wall
+# time, set from its profile (README, Tests): one that passes it fails
+# with a line that says so, so that a change sees the time it adds.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 passed=0 failed=0
+GUESTS=${REVOKE_CHECK_GUESTS:-3}
+# seconds of wall time each VM suite may take, side by side with the rest
+VM_BUDGET=${REVOKE_VM_BUDGET:-2100}
+OUT=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUT"' EXIT
 
-# tally NAME COMMAND...: run a TAP producer, echo it, count its results.
-tally() {
-	local name=$1 out rc p f start=$SECONDS
-	shift
+# count NAME OUT RC SECONDS [BUDGET]: echo a TAP producer's output OUT,
+# count its results, and say how long it took.
+count() {
+	local name=$1 out=$2 rc=$3 secs=$4 budget=${5:-} p f
 	echo "== $name"
-	out=$(mktemp)
-	"$@" 2>&1 | tee "$out"
-	rc=${PIPESTATUS[0]}
+	cat "$out"
 	p=$(grep -c '^ok ' "$out")
 	f=$(grep -c '^not ok ' "$out")
 	if ! grep -q '^1\.\.[0-9]' "$out" || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
 		echo "not ok - $name exited with status $rc"
 		f=$((f + 1))
 	fi
-	echo "== $name: $p passed, $f failed, $((SECONDS - start)) s"
+	if [ -n "$budget" ] && [ "$secs" -gt "$budget" ]; then
+		echo "not ok - $name took $secs s, over its budget of $budget s (tests/check.sh VM_BUDGET; see the README's profile)"
+		f=$((f + 1))
+	fi
+	echo "== $name: $p passed, $f failed, $secs s"
 	passed=$((passed + p))
 	failed=$((failed + f))
-	rm -f "$out"
 }
+
+# tally NAME COMMAND...: run a TAP producer now, and count it.
+tally() {
+	local name=$1 start=$SECONDS rc
+	shift
+	"$@" >"$OUT/now" 2>&1
+	rc=$?
+	count "$name" "$OUT/now" "$rc" $((SECONDS - start))
+}
+
+# In the background, at most $GUESTS at once: guest NAME BUDGET COMMAND...
+# starts one; reap shows and counts those that have ended.
+declare -A GNAME=() GBUDGET=() GSTART=()
+guest() {
+	local name=$1 budget=$2 id=${#GNAME[@]}
+	shift 2
+	while [ "$(jobs -pr | wc -l)" -ge "$GUESTS" ]; do
+		wait -n
+		reap
+	done
+	echo "== started: $name"
+	GNAME[$id]=$name GBUDGET[$id]=$budget GSTART[$id]=$SECONDS
+	( "$@" >"$OUT/g$id" 2>&1; echo $? >"$OUT/g$id.rc"; echo $SECONDS >"$OUT/g$id.end" ) &
+}
+reap() {
+	local id
+	for id in "${!GNAME[@]}"; do
+		[ -e "$OUT/g$id.end" ] || continue
+		count "${GNAME[$id]}" "$OUT/g$id" "$(cat "$OUT/g$id.rc")" \
+			$(($(cat "$OUT/g$id.end") - GSTART[$id])) "${GBUDGET[$id]}"
+		unset "GNAME[$id]"
+	done
+}
+
+# the VM suite on each kernel that users run: Debian unstable's, the 6.12
+# that Debian 12's archive ships, and Debian 12's default (longest first)
+for kernel in newest 6.12 6.1; do
+	guest "vm ($kernel): tests/vm" "$VM_BUDGET" tests/vm/suite --kernel "$kernel"
+done
 
 for t in build/tests/test_* build/tests/*/test_*; do
 	[ -x "$t" ] && [ "${t%.d}" = "$t" ] && tally "unit: ${t#build/tests/}" "$t"
@@ -45,7 +99,7 @@ done
 tally "librevoke: races, 10^6 calls" build/tests/race_librevoke
 tally "librevoke: under ASan+UBSan and TSan (make sanitize)" make -s sanitize
 tally "librevoke: protocol model (make spin)" make -s spin
-tally "host: tests/host" bats --tap tests/host
+tally "host: tests/host (but the VM harness)" bats --tap $(ls tests/host/*.bats | grep -v /vm_harness.bats)
 tally "fuzz: every parser, 5 s each (make fuzz)" make -s fuzz FUZZ_SECONDS=5
 # make bench, once with tiny counts (its numbers mean nothing here): keeps
 # the benchmark suite working without timing anything in a test.
@@ -94,12 +148,13 @@ bench() {
 	fi
 	echo "1..2"
 }
-tally "bench: bench/run --quick" bench
-# the VM suite on each kernel that users run: Debian 12's default, the
-# 6.12 that Debian 12's archive ships, and Debian unstable's
-for kernel in 6.1 6.12 newest; do
-	tally "vm ($kernel): tests/vm" tests/vm/suite --kernel "$kernel"
+guest "bench: bench/run --quick" "" bench
+guest "host: tests/host/vm_harness.bats (boots its own guests)" "" bats --tap tests/host/vm_harness.bats
+while [ -n "$(jobs -pr)" ]; do
+	wait -n
+	reap
 done
+reap
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
