@@ -23,12 +23,25 @@ wait_ready() {
 	return 1
 }
 
+# The suite's profile, which tests/vm/profile sums up at its end: each
+# start of the daemon and each sleep, with when it began and ended.
+PROFILE=/tmp/revoke-profile
+# (a test may revoke the filesystem it is on: never fail for it)
+sleep() {
+	local s=$EPOCHREALTIME rc=0
+	command sleep "$@" || rc=$?
+	{ echo "sleep $s $EPOCHREALTIME" >>"$PROFILE"; } 2>/dev/null || true
+	return "$rc"
+}
+
 # start_daemon [ARGS...]: start revoke-bpfd and wait until it answers.
 start_daemon() {
+	local s=$EPOCHREALTIME
 	revoke-bpfd "$@" >>"$DAEMON_LOG" 2>&1 &
 	echo $! > /tmp/revoke-bpfd.pid
 	disown
-	wait_ready "$(cat /tmp/revoke-bpfd.pid)"
+	wait_ready "$(cat /tmp/revoke-bpfd.pid)" || return
+	{ echo "start $s $EPOCHREALTIME" >>"$PROFILE"; } 2>/dev/null || true
 }
 
 # wait_subscribed N: wait until N "revoke-bpf events" streams are open.
