@@ -480,6 +480,34 @@ static __always_inline void uring_scan(struct seq_file *seq,
 /* struct io_uring_task's registered_rings[] (IO_RINGFD_REG_MAX) */
 #define URING_REGISTERED_MAX 16
 
+/* What uring_registered_step() scans: one thread's registered rings. */
+struct uring_registered {
+	struct seq_file *seq;
+	struct task_struct *task;
+	struct io_uring_task *tctx;
+};
+
+/*
+ * bpf_loop() step: uring_scan() registered ring @i.  A step of its own,
+ * not a loop: the verifier then checks uring_scan() once, where a loop of
+ * URING_REGISTERED_MAX rounds made it check it once a round (a second
+ * or more of every start of revoke-bpfd under emulation).
+ */
+static long uring_registered_step(__u64 i, void *arg)
+{
+	struct uring_registered *r = arg;
+	struct io_uring_task *tctx = r->tctx;
+	struct file *file;
+
+	if (i >= URING_REGISTERED_MAX)
+		return 1;
+	file = BPF_CORE_READ(tctx, registered_rings[i]);
+	if (file)
+		uring_scan(r->seq, r->task, file, (__u32)i,
+			   REVOKE_URING_REGISTERED);
+	return 0;
+}
+
 /**
  * uring_scan_registered() - uring_scan() the rings @task registered
  * @seq: the iterator's output
@@ -491,20 +519,14 @@ static __always_inline void uring_scan(struct seq_file *seq,
 static __always_inline void uring_scan_registered(struct seq_file *seq,
 						  struct task_struct *task)
 {
-	struct io_uring_task *tctx = NULL;
-	struct file *file;
-	int i;
+	struct uring_registered r = { .seq = seq, .task = task };
 
-	if (!bpf_core_field_exists(tctx->registered_rings))
+	if (!bpf_core_field_exists(r.tctx->registered_rings))
 		return;
-	tctx = BPF_CORE_READ(task, io_uring);
-	if (!tctx)
+	r.tctx = BPF_CORE_READ(task, io_uring);
+	if (!r.tctx)
 		return;
-	for (i = 0; i < URING_REGISTERED_MAX; i++) {
-		file = BPF_CORE_READ(tctx, registered_rings[i]);
-		if (file)
-			uring_scan(seq, task, file, i, REVOKE_URING_REGISTERED);
-	}
+	bpf_loop(URING_REGISTERED_MAX, uring_registered_step, &r, 0);
 }
 
 #endif /* REVOKE_URING_BPF_H */
