@@ -8,12 +8,12 @@ ASUSER=$REPO/build/tests/asuser
 CTLSEND=$REPO/build/tests/ctlsend
 DAEMON_LOG=/tmp/revoke-bpfd.log
 
-# wait_ready PID [SOCKET]: wait until the daemon PID answers on SOCKET (30 s
+# wait_ready PID [SOCKET]: wait until the daemon PID answers on SOCKET (60 s
 # at most: a start loads and verifies every program, 7 s alone on newest
 # under TCG, longer beside other guests).
 wait_ready() {
 	local i sock=${2:-/run/revoke-bpf/control.sock}
-	for i in $(seq 1 300); do
+	for i in $(seq 1 600); do
 		revoke-bpf --socket "$sock" status >/dev/null 2>&1 && return 0
 		kill -0 "$1" 2>/dev/null || break
 		sleep 0.1
