@@ -9,13 +9,13 @@ setup() {
 }
 
 @test "the generic guest has bpf in its LSM list" {
-	run "$RUN" -- sh -c 'cat /sys/kernel/security/lsm'
+	run "$RUN" --no-tests -- sh -c 'cat /sys/kernel/security/lsm'
 	[ "$status" -eq 0 ]
 	[[ ",$output," == *",bpf,"* ]]
 }
 
 @test "the cloud guest boots with bpf in its LSM list" {
-	run "$RUN" --kernel cloud -- sh -c 'cat /sys/kernel/security/lsm'
+	run "$RUN" --kernel cloud --no-tests -- sh -c 'cat /sys/kernel/security/lsm'
 	[ "$status" -eq 0 ]
 	[[ ",$output," == *",bpf,"* ]]
 }
@@ -33,7 +33,7 @@ newest_612() {
 	local v
 	v=$(default_kernel)
 	[[ $v == 6.1.* ]]
-	run "$RUN" --kernel 6.1 --module ext4 -- sh -c 'uname -r; cat /etc/revoke-vm/modules'
+	run "$RUN" --kernel 6.1 --no-tests --module ext4 -- sh -c 'uname -r; cat /etc/revoke-vm/modules'
 	[ "$status" -eq 0 ]
 	[ "$output" = "$v"$'\ncrc32c_generic\njbd2\nmbcache\ncrc16\next4' ]
 }
@@ -42,14 +42,14 @@ newest_612() {
 	local v
 	v=$(newest_612)
 	[[ $v == 6.12.*+deb12-amd64 ]]
-	run "$RUN" --kernel 6.12 --module fuse --module loop -- \
+	run "$RUN" --kernel 6.12 --no-tests --module fuse --module loop -- \
 		sh -c 'uname -r; cat /etc/revoke-vm/modules; grep -w fuse /proc/filesystems'
 	[ "$status" -eq 0 ]
 	[ "$output" = "$v"$'\nloop\nnodev\tfuse' ]
 }
 
 @test "--kernel newest boots Debian unstable's kernel and says which, .ko.xz modules load" {
-	run "$RUN" --kernel newest --module btrfs -- sh -c 'uname -r; cut -d" " -f1 /proc/modules | sort'
+	run "$RUN" --kernel newest --no-tests --module btrfs -- sh -c 'uname -r; cut -d" " -f1 /proc/modules | sort'
 	echo "$output"	# shown if the test fails
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} =~ ^tests/vm/run:\ kernel\ ([0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64)\ \(newest:\ Debian\ unstable\)$ ]]
@@ -66,7 +66,7 @@ newest_612() {
 }
 
 @test "the command's exit status and output are relayed" {
-	run "$RUN" -- sh -c 'echo out; echo err >&2; exit 7'
+	run "$RUN" --no-tests -- sh -c 'echo out; echo err >&2; exit 7'
 	[ "$status" -eq 7 ]
 	[ "$output" = $'out\nerr' ]
 }
@@ -75,7 +75,7 @@ newest_612() {
 	local script=$BATS_TEST_TMPDIR/myscript.sh
 	printf '#!/bin/bash\necho "$0"; revoke-bpfd --version; command -v revoke-bpf\n' > "$script"
 	chmod +x "$script"
-	run "$RUN" --file "$script" -- "$script"
+	run "$RUN" --no-tests --file "$script" -- "$script"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "$script" ]
 	[[ ${lines[1]} =~ ^revoke-bpfd\ [0-9] ]]
@@ -83,7 +83,7 @@ newest_612() {
 }
 
 @test "proc, sys, devtmpfs, securityfs, bpffs and tmpfs are mounted" {
-	run "$RUN" -- sh -c 'awk "{print \$3, \$2}" /proc/mounts | sort'
+	run "$RUN" --no-tests -- sh -c 'awk "{print \$3, \$2}" /proc/mounts | sort'
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf /sys/fs/bpf"* && $output == *"devtmpfs /dev"* ]]
 	[[ $output == *"proc /proc"* && $output == *"securityfs /sys/kernel/security"* ]]
@@ -91,7 +91,7 @@ newest_612() {
 }
 
 @test "a guest without BPF LSM is reported with exit 92" {
-	REVOKE_VM_APPEND=lsm=capability run "$RUN" -- true
+	REVOKE_VM_APPEND=lsm=capability run "$RUN" --no-tests -- true
 	[ "$status" -eq 92 ]
 	[[ $output == "tests/vm/run: BPF LSM is not active in the guest (lsm list: lockdown,capability)"* ]]
 }
@@ -144,7 +144,7 @@ newest_612() {
 }
 
 @test "a guest kernel that crashes is reported with exit 95, naming the panic" {
-	run "$RUN" -- sh -c 'echo c > /proc/sysrq-trigger'
+	run "$RUN" --no-tests -- sh -c 'echo c > /proc/sysrq-trigger'
 	[ "$status" -eq 95 ]
 	[[ ${lines[-1]} == "tests/vm/run: the guest kernel crashed (kernel 6.1."*", generic): Kernel panic - not syncing: sysrq triggered crash" ]]
 }
