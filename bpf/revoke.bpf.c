@@ -131,13 +131,27 @@ static __always_inline int denied(const struct revoke_key *key, __u32 hook,
 	return -EIO;
 }
 
+/*
+ * Is @key revoked?  If it is, count and report the operation, and return
+ * 1; else 0.  A global function, so that the verifier checks the set's
+ * unrolled lookup once per program, where a copy inlined at each of
+ * check_file()'s calls was checked once for each (most of every start of
+ * revoke-bpfd under emulation).
+ */
+__noinline int revoke_key_denied(const struct revoke_key *key, __u32 hook,
+				 __u32 op, __u64 arg)
+{
+	if (!key || !inode_set_deny(key))
+		return 0;
+	denied(key, hook, op, arg);
+	return 1;
+}
+
 /* Return -EIO if @key is revoked, else 0, and report the denial. */
 static __always_inline int check_key(const struct revoke_key *key, __u32 hook,
 				     __u32 op, __u64 arg)
 {
-	if (!inode_set_deny(key))
-		return 0;
-	return denied(key, hook, op, arg);
+	return revoke_key_denied(key, hook, op, arg) ? -EIO : 0;
 }
 
 /*

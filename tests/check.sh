@@ -29,7 +29,7 @@ cd "$REPO" || exit 1
 passed=0 failed=0
 GUESTS=${REVOKE_CHECK_GUESTS:-3}
 # seconds of wall time each VM suite may take, side by side with the rest
-VM_BUDGET=${REVOKE_VM_BUDGET:-2100}
+VM_BUDGET=${REVOKE_VM_BUDGET:-2400}
 OUT=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUT"' EXIT
 

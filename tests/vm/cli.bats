@@ -108,16 +108,18 @@ state_unchanged() {
 
 @test "add INODE finds the filesystem when exactly one holds it open" {
 	mkdir -p /mnt/uniq && mount -t tmpfs u /mnt/uniq
-	# push this tmpfs's inode numbers past every inode held anywhere,
-	# open or mapped (add INODE looks at both)
-	local max i
-	max=$(stat -L -c %i /proc/[0-9]*/fd/* /proc/[0-9]*/map_files/* 2>/dev/null |
-	      sort -n | tail -n1)
-	for ((i = 0; i <= max; i++)); do : > /mnt/uniq/$i; done
-	echo u > /mnt/uniq/f
+	# a file of this tmpfs whose inode number no other inode held
+	# anywhere, open or mapped, has (add INODE looks at both): the first
+	# of its files whose number is not among theirs
+	local held i ino
+	held=$(stat -L -c %i /proc/[0-9]*/fd/* /proc/[0-9]*/map_files/* 2>/dev/null | sort -u)
+	for ((i = 0; ; i++)); do
+		echo u > /mnt/uniq/$i
+		ino=$(stat -c %i /mnt/uniq/$i)
+		grep -qxF "$ino" <<<"$held" || break
+	done
+	mv /mnt/uniq/$i /mnt/uniq/f
 	exec 7< /mnt/uniq/f
-	local ino
-	ino=$(stat -c %i /mnt/uniq/f)
 	run revoke-bpf add "$ino"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "inode $ino on $(devof /mnt/uniq): revoked" ]
