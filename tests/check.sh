@@ -66,8 +66,9 @@ tally() {
 # In the background, at most $GUESTS at once: guest NAME BUDGET COMMAND...
 # starts one; reap shows and counts those that have ended.
 declare -A GNAME=() GBUDGET=() GSTART=()
+NGUESTS=0
 guest() {
-	local name=$1 budget=$2 id=${#GNAME[@]}
+	local name=$1 budget=$2 id=$((NGUESTS++))
 	shift 2
 	while [ "$(jobs -pr | wc -l)" -ge "$GUESTS" ]; do
 		wait -n
