@@ -295,9 +295,9 @@ fuzz: $(FUZZERS)
 # there, so what it read from pkg-config and the compiler (fuse3, -m32) may
 # be wrong on a fresh machine.  DEPS, CHECK and VM_RUN are the commands
 # they run (tests/host/fresh.bats replaces them).
-DEPS   ?= tests/deps.sh
-CHECK  ?= tests/check.sh
-VM_RUN ?= tests/vm/run
+DEPS   = tests/deps.sh
+CHECK  = tests/check.sh
+VM_RUN = tests/vm/run
 SUBMAKE = $(MAKE) --no-print-directory
 
 deps:

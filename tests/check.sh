@@ -76,7 +76,8 @@ guest() {
 	done
 	echo "== started: $name"
 	GNAME[$id]=$name GBUDGET[$id]=$budget GSTART[$id]=$SECONDS
-	( "$@" >"$OUT/g$id" 2>&1; echo $? >"$OUT/g$id.rc"; echo $SECONDS >"$OUT/g$id.end" ) &
+	( "$@" >"$OUT/g$id" 2>&1; echo $? >"$OUT/g$id.rc"
+	  echo $SECONDS >"$OUT/g$id.tmp" && mv "$OUT/g$id.tmp" "$OUT/g$id.end" ) &
 }
 reap() {
 	local id

@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int lines = argc == 3 && !strcmp(argv[1], "--lines");
-	const char *path = argv[argc - 1];
+	const char *path = argc >= 2 ? argv[argc - 1] : "";
 	char line[4096];
 
 	if ((argc != 2 && !lines) || strlen(path) >= sizeof(addr.sun_path)) {

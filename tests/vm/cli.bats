@@ -112,7 +112,9 @@ state_unchanged() {
 	# anywhere, open or mapped, has (add INODE looks at both): the first
 	# of its files whose number is not among theirs
 	local held i ino
-	held=$(stat -L -c %i /proc/[0-9]*/fd/* /proc/[0-9]*/map_files/* 2>/dev/null | sort -u)
+	# (and the command's own, mapped while it runs: it is static)
+	held=$(stat -L -c %i /proc/[0-9]*/fd/* /proc/[0-9]*/map_files/* \
+	       "$(command -v revoke-bpf)" 2>/dev/null | sort -u)
 	for ((i = 0; ; i++)); do
 		echo u > /mnt/uniq/$i
 		ino=$(stat -c %i /mnt/uniq/$i)

@@ -46,15 +46,14 @@ stat_of() {
 
 # base_add: time an add of a new file with nothing in the way, the programs
 # attached by an add before it, in BASE_MS (a guest beside other guests is
-# slow, and so is every add in it).
+# slow, and so is every add in it).  Both stay revoked, so that the
+# programs stay attached for the add that is measured against it.
 base_add() {
 	local g h
 	g=$(new_file)
 	h=$(new_file)
 	revoke "$g"
 	BASE_MS=$(ms_of revoke-bpf add "$h")
-	revoke-bpf del "$g" >/dev/null
-	revoke-bpf del "$h" >/dev/null
 }
 
 # not_delayed MS: an add that took MS took less than 1 s more than BASE_MS
