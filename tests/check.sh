@@ -64,16 +64,14 @@ tally() {
 }
 
 # In the background, at most $GUESTS at once: guest NAME BUDGET COMMAND...
-# starts one; reap shows and counts those that have ended.
+# starts one; reap shows and counts those that have ended; wait_below N
+# reaps until fewer than N are running.
 declare -A GNAME=() GBUDGET=() GSTART=()
 NGUESTS=0
 guest() {
 	local name=$1 budget=$2 id=$((NGUESTS++))
 	shift 2
-	while [ "$(jobs -pr | wc -l)" -ge "$GUESTS" ]; do
-		wait -n
-		reap
-	done
+	wait_below "$GUESTS"
 	echo "== started: $name"
 	GNAME[$id]=$name GBUDGET[$id]=$budget GSTART[$id]=$SECONDS
 	( "$@" >"$OUT/g$id" 2>&1; echo $? >"$OUT/g$id.rc"
@@ -86,6 +84,12 @@ reap() {
 		count "${GNAME[$id]}" "$OUT/g$id" "$(cat "$OUT/g$id.rc")" \
 			$(($(cat "$OUT/g$id.end") - GSTART[$id])) "${GBUDGET[$id]}"
 		unset "GNAME[$id]"
+	done
+}
+wait_below() {
+	while [ "$(jobs -pr | wc -l)" -ge "$1" ]; do
+		wait -n
+		reap
 	done
 }
 
@@ -152,10 +156,7 @@ bench() {
 }
 guest "bench: bench/run --quick" "" bench
 guest "host: tests/host/vm_harness.bats (boots its own guests)" "" bats --tap tests/host/vm_harness.bats
-while [ -n "$(jobs -pr)" ]; do
-	wait -n
-	reap
-done
+wait_below 1
 reap
 
 echo "$passed passed, $failed failed"
