@@ -23,9 +23,9 @@
  * io_mapped_ubuf whose bvec[] pages (or folios) are looked up by their
  * page->mapping->host.  A kernel where neither layout is found makes a
  * REVOKE_HOLDER_RING_UNKNOWN record for every ring: "not inspected",
- * never a silent pass.  Every walk is bounded (REVOKE_URING_MAX_*); a
- * table larger than its bound is walked up to it and the record says so
- * (REVOKE_URING_PARTIAL).
+ * never a silent pass.  Every walk is bounded (REVOKE_URING_MAX_STEPS);
+ * a walk that stops before a table's end says at which slot and why
+ * (REVOKE_URING_PARTIAL and a reason).
  */
 #ifndef REVOKE_URING_BPF_H
 #define REVOKE_URING_BPF_H
@@ -38,8 +38,6 @@
 #define URING_FFS_BITS 7UL
 /* page->mapping's low bits: PAGE_MAPPING_ANON, PAGE_MAPPING_MOVABLE */
 #define URING_MAPPING_FLAGS 3UL
-/* Hits one table of a ring reports in one pass; more: REVOKE_URING_PARTIAL */
-#define URING_MAX_HITS 64
 
 /*
  * The hits of the walk under way (this CPU's: an iterator runs with
@@ -53,7 +51,7 @@ struct uring_hits {
 		__u32 slot;
 		__u32 dev;
 		__u64 ino;
-	} hit[URING_MAX_HITS];
+	} hit[REVOKE_URING_MAX_HITS];
 };
 
 struct {
@@ -226,22 +224,40 @@ static __always_inline struct page *uring_head_page(struct page *page)
 	return NULL;
 }
 
-/* The walk of one ring's tables, in bpf_loop() steps. */
+/*
+ * The walk of one ring's tables, in bpf_loop() steps.
+ *
+ * No step may decide anything on what this holds at the walk's start
+ * alone: 6.1's verifier checks a bpf_loop() callback once, with the
+ * caller's stack as it is at the call, and removes as dead the code that
+ * state does not reach (later kernels check it until its state settles).
+ * A "buffer read on the step before" kept here was NULL at the call, so
+ * on 6.1 every step read the buffer anew and started again at its first
+ * page: a walk that never ended, for any buffer without a target's page.
+ * So each step reads what it needs from the kernel (values the verifier
+ * cannot know), and keeps here only where it is.
+ */
 struct uring_walk {
 	void *ctx;		/* struct io_ring_ctx */
 	__u32 nr;		/* slots in the table walked */
 	__u32 slot;		/* the next one */
 	__u32 bvec;		/* buffers: the next page of slot */
-	__u32 nr_bvecs;		/* buffers: pages of slot, once read */
-	void *buf;		/* buffers: slot's io_mapped_ubuf, once read */
-	__u32 partial;		/* REVOKE_URING_PARTIAL: a page not told */
+	__u32 why;		/* REVOKE_URING_*: why a slot was not all walked */
 	__u32 flags;		/* REVOKE_URING_REGISTERED, or 0 */
+	__u32 pad;
 	struct revoke_holder rec;
 };
 
+/* The walk stops at @w->slot, which it could not walk all of: say why. */
+static __always_inline long uring_stop(struct uring_walk *w, __u32 why)
+{
+	w->why = why;
+	return 1;
+}
+
 /*
- * Note that @w's slot holds the target in @w->rec; return 0, or 1 (stop,
- * and the walk is partial) if there is no room for it.
+ * Note that @w's slot holds the target in @w->rec; return 0, or 1 (stop
+ * there) if there is no room for it.
  */
 static __always_inline long uring_hit(struct uring_walk *w)
 {
@@ -249,11 +265,9 @@ static __always_inline long uring_hit(struct uring_walk *w)
 	__u32 zero = 0, n;
 
 	h = bpf_map_lookup_elem(&uring_hits, &zero);
-	n = h ? h->n : URING_MAX_HITS;
-	if (n >= URING_MAX_HITS) {
-		w->partial = REVOKE_URING_PARTIAL;	/* this hit is not kept */
-		return 1;
-	}
+	n = h ? h->n : REVOKE_URING_MAX_HITS;
+	if (n >= REVOKE_URING_MAX_HITS)
+		return uring_stop(w, REVOKE_URING_HITS);
 	h->hit[n].slot = w->slot;
 	h->hit[n].dev = w->rec.dev;
 	h->hit[n].ino = w->rec.ino;
@@ -286,15 +300,14 @@ static long uring_files_step(__u64 i, void *arg)
 {
 	struct uring_walk *w = arg;
 	struct file *file;
-	long stop = 0;
 
 	if (w->slot >= w->nr)
 		return 1;
 	file = uring_fixed_file(w);
-	if (file && uring_target_file(file, &w->rec))
-		stop = uring_hit(w);
+	if (file && uring_target_file(file, &w->rec) && uring_hit(w))
+		return 1;
 	w->slot++;
-	return stop;
+	return 0;
 }
 
 static __always_inline struct io_mapped_ubuf___rvk *uring_buf(struct uring_walk *w)
@@ -316,72 +329,75 @@ static __always_inline struct io_mapped_ubuf___rvk *uring_buf(struct uring_walk 
 	return node ? BPF_CORE_READ(node, buf) : NULL;
 }
 
-/* Is @page (of a registered buffer) a page of a target's page cache? */
-static __always_inline bool uring_page_target(struct uring_walk *w,
-					      struct page *page)
+/*
+ * Is @page (of a registered buffer) a page of a target's page cache?
+ * 1 yes, 0 no, -1 its owner cannot be told.
+ */
+static __always_inline int uring_page_target(struct uring_walk *w,
+					     struct page *page)
 {
 	struct address_space *mapping;
 	struct revoke_key key = {};
 	struct inode *host;
 
 	if (!page)
-		return false;
+		return 0;
 	page = uring_head_page(page);
-	if (!page) {
-		w->partial = REVOKE_URING_PARTIAL;
-		return false;
-	}
+	if (!page)
+		return -1;
 	mapping = BPF_CORE_READ(page, mapping);
 	if (!mapping || ((unsigned long)mapping & URING_MAPPING_FLAGS))
-		return false;	/* anonymous memory, or no file's */
+		return 0;	/* anonymous memory, or no file's */
 	host = BPF_CORE_READ(mapping, host);
 	if (!host)
-		return false;
+		return 0;
 	inode_key_read(host, &key);
 	return !target_key(&key, sb_dev_read(host), &w->rec);
 }
 
 /*
  * bpf_loop() step over registered buffers, one page (bvec) a step; a
- * buffer with a target's page is a hit, and the walk goes on at the next.
+ * buffer with a target's page is a hit, and the walk goes on at the next
+ * buffer.  The buffer and its size are read anew each step (see struct
+ * uring_walk).
  */
 static long uring_bufs_step(__u64 i, void *arg)
 {
 	struct uring_walk *w = arg;
 	struct io_mapped_ubuf___rvk *buf;
 	struct bio_vec *bv;
-	long stop;
+	__u32 nr_bvecs;
+	int target;
 
 	if (w->slot >= w->nr)
 		return 1;
-	buf = w->buf;
-	if (!buf) {
-		buf = uring_buf(w);
-		w->buf = buf;
-		w->nr_bvecs = buf ? BPF_CORE_READ(buf, nr_bvecs) : 0;
-		w->bvec = 0;
-	}
-	if (w->bvec >= w->nr_bvecs) {
-		w->buf = NULL;
-		w->slot++;
+	buf = uring_buf(w);
+	nr_bvecs = buf ? BPF_CORE_READ(buf, nr_bvecs) : 0;
+	if (w->bvec >= nr_bvecs)
+		goto next;
+	bv = &buf->bvec[w->bvec];	/* not in BPF_CORE_READ(): no relocation */
+	target = uring_page_target(w, BPF_CORE_READ(bv, bv_page));
+	if (target < 0)
+		return uring_stop(w, REVOKE_URING_UNTOLD);
+	if (!target) {
+		w->bvec++;
 		return 0;
 	}
-	bv = &buf->bvec[w->bvec++];
-	if (!uring_page_target(w, BPF_CORE_READ(bv, bv_page)))
-		return 0;
-	stop = uring_hit(w);
-	w->buf = NULL;
+	if (uring_hit(w))
+		return 1;
+next:
+	w->bvec = 0;
 	w->slot++;
-	return stop;
+	return 0;
 }
 
 /*
  * Walk @w's table with @step and write a record of @kind for each hit, up
- * to URING_MAX_HITS, within REVOKE_URING_MAX_STEPS steps (no step counts
+ * to REVOKE_URING_MAX_HITS, within REVOKE_URING_MAX_STEPS steps (no step counts
  * them itself: a counter the verifier knows would make it walk the
- * callback once per value); then one
- * REVOKE_URING_PARTIAL record (start = the table's size, no inode) if the
- * walk did not get to its end or could not tell a page.
+ * callback once per value); then, if the walk stopped before the table's
+ * end, one record with no inode, @start the slot it stopped at and in
+ * @prot why (REVOKE_URING_BOUND if the steps ran out).
  */
 static __always_inline void uring_walk(struct seq_file *seq,
 				       struct uring_walk *w, __u32 kind,
@@ -394,20 +410,23 @@ static __always_inline void uring_walk(struct seq_file *seq,
 	if (!h)
 		return;
 	h->n = 0;
+	w->slot = 0;
+	w->bvec = 0;
+	w->why = 0;
 	bpf_loop(REVOKE_URING_MAX_STEPS, step, w, 0);
 	w->rec.kind = kind;
-	w->rec.prot = w->flags | w->partial;
-	for (i = 0; i < URING_MAX_HITS && i < h->n; i++) {
+	w->rec.prot = w->flags;
+	for (i = 0; i < REVOKE_URING_MAX_HITS && i < h->n; i++) {
 		w->rec.start = h->hit[i].slot;
 		w->rec.dev = h->hit[i].dev;
 		w->rec.ino = h->hit[i].ino;
 		bpf_seq_write(seq, &w->rec, sizeof(w->rec));
 	}
-	if (w->slot >= w->nr && !w->partial)
+	if (w->slot >= w->nr)
 		return;
-	/* not all was walked, or a page could not be told: say so, once */
-	w->rec.start = w->nr;
-	w->rec.prot = w->flags | REVOKE_URING_PARTIAL;
+	w->rec.start = w->slot;
+	w->rec.prot = w->flags | REVOKE_URING_PARTIAL |
+		      (w->why ? w->why : REVOKE_URING_BOUND);
 	w->rec.dev = 0;
 	w->rec.ino = 0;
 	bpf_seq_write(seq, &w->rec, sizeof(w->rec));
@@ -471,9 +490,6 @@ static __always_inline void uring_scan(struct seq_file *seq,
 	w.nr = nfiles;
 	uring_walk(seq, &w, REVOKE_HOLDER_RING_FILE, uring_files_step);
 	w.nr = nbufs;
-	w.slot = 0;
-	w.partial = 0;
-	w.buf = NULL;
 	uring_walk(seq, &w, REVOKE_HOLDER_RING_BUF, uring_bufs_step);
 }
 

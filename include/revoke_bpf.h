@@ -329,11 +329,17 @@ enum revoke_holder_kind {
 };
 
 /*
- * A ring record's @prot: the walk of that table stopped at its bound, or
- * a page could not be told; a record with @dev 0 and @start the table's
- * size says only that.
+ * A ring record's @prot: the walk of that table stopped before its end,
+ * at slot or buffer @start (a record with @dev 0), for the reason given
+ * by one of the bits below
  */
 #define REVOKE_URING_PARTIAL 0x1
+/* ... it took REVOKE_URING_MAX_STEPS steps and did not get to the end */
+#define REVOKE_URING_BOUND 0x8
+/* ... the owner of a page of buffer @start could not be read */
+#define REVOKE_URING_UNTOLD 0x10
+/* ... more slots of the table than one walk reports hold a target */
+#define REVOKE_URING_HITS 0x20
 /*
  * A ring record's @prot: the ring was found among those a thread
  * registered (IORING_REGISTER_RING_FDS), @fd is that index and
@@ -348,6 +354,8 @@ enum revoke_holder_kind {
 #define REVOKE_URING_MAPPED 0x4
 /* Steps (fixed-file slots, buffer pages) walked per ring and table */
 #define REVOKE_URING_MAX_STEPS (1u << 20)
+/* Slots of one table holding a target that one walk reports */
+#define REVOKE_URING_MAX_HITS 64
 
 /**
  * struct revoke_holder - one record written by the holder iterators

@@ -50,7 +50,7 @@ struct holder_vma {
  * @tid: the thread the record was found through
  * @kind: REVOKE_HOLDER_RING_FILE, _BUF or _UNKNOWN
  * @index: the fixed-file slot or buffer index; for a REVOKE_URING_PARTIAL
- *	record with no inode, the table's size
+ *	record with no inode, the one the walk stopped at
  * @flags: REVOKE_URING_*
  * @ring: the ring's kernel address
  * @found: a slot or buffer of the inode (false: only @flags says something)

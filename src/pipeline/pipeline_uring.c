@@ -28,6 +28,7 @@
  * put back afterwards.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -194,11 +195,27 @@ static bool without_fd(const struct holder_ring *hr,
 	return true;
 }
 
+/*
+ * Why a walk of a ring's table stopped at a slot or buffer (a record
+ * with REVOKE_URING_PARTIAL), as the end of a reason in the report.
+ */
+static const char *partial_why(uint32_t flags, char *buf, size_t size)
+{
+	if (flags & REVOKE_URING_UNTOLD)
+		return "page_owner_unreadable";
+	if (flags & REVOKE_URING_HITS)
+		snprintf(buf, size, "over_%u_slots_hold_it", REVOKE_URING_MAX_HITS);
+	else
+		snprintf(buf, size, "walk_over_%u_steps", REVOKE_URING_MAX_STEPS);
+	return buf;
+}
+
 /* One record of what a ring holds: take it away, or say why not. */
 static void take_one(struct pipeline_result *res, struct tracee *t,
 		     const struct holder_ring *hr)
 {
 	struct pipeline_ring *r;
+	char why[48];
 	long ret;
 
 	if (hr->kind == REVOKE_HOLDER_RING_UNKNOWN) {
@@ -208,9 +225,10 @@ static void take_one(struct pipeline_result *res, struct tracee *t,
 	}
 	if (!hr->found) {
 		pipeline_fail_kept(res, t->tgid, "io_uring",
-				   "ring_fd_%d_%s_not_all_inspected", hr->fd,
-				   hr->kind == REVOKE_HOLDER_RING_FILE ? "files" :
-				   "buffers");
+				   "ring_fd_%d_%s_%u_not_inspected_%s", hr->fd,
+				   hr->kind == REVOKE_HOLDER_RING_FILE ? "file" :
+				   "buffer", hr->index,
+				   partial_why(hr->flags, why, sizeof(why)));
 		return;
 	}
 	if (hr->kind == REVOKE_HOLDER_RING_FILE)

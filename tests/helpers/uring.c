@@ -32,6 +32,11 @@
  *		as fifo-sqpoll, and the ring's descriptor closed before CMD:
  *		the ring lives on through the mappings of its queues, which
  *		the polling thread reads
+ *	uring fixed-anonbuf PATH --before CMD
+ *		as fifo, and one registered buffer: a page of this program's
+ *		own .bss (anonymous memory, nothing of PATH in it); after CMD,
+ *		splice_out, then write_fixed and read_fixed through the
+ *		buffer (which must still work: only the file is taken away)
  *	uring msgring PATH --before CMD
  *		as fifo, and a second ring with one empty slot; after CMD,
  *		msg_ring (IORING_MSG_SEND_FD of fixed file 0 to the second
@@ -383,6 +388,32 @@ static int mode_mapped(const char *path, const char *cmd)
 	return 0;
 }
 
+/* a page of .bss: anonymous memory once written */
+static char anon_page[PAGE] __attribute__((aligned(PAGE)));
+
+static int mode_fixed_anonbuf(const char *path, const char *cmd)
+{
+	struct iovec iov = { .iov_base = anon_page, .iov_len = PAGE };
+	struct io_uring ring;
+	int sink, src, ret;
+
+	fifo_ring(&ring, path, 0);
+	memset(anon_page, 'A', PAGE);
+	ret = io_uring_register_buffers(&ring, &iov, 1);
+	if (ret)
+		die("io_uring_register_buffers", ret);
+	run_before(cmd, &ring);
+	report("splice_out", splice_out(&ring));
+	sink = filled('-');
+	io_uring_prep_write_fixed(sqe_of(&ring), sink, anon_page, PAGE, 0, 0);
+	report("write_fixed", complete(&ring));
+	src = filled('X');
+	io_uring_prep_read_fixed(sqe_of(&ring), src, anon_page, PAGE, 0, 0);
+	report("read_fixed", complete(&ring));
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static int mode_msgring(const char *path, const char *cmd)
 {
 	struct io_uring ring, other;
@@ -413,7 +444,7 @@ int main(int argc, char **argv)
 	alarm(20);	/* a request that is never ended kills it: no hang */
 	if (argc != 5 || strcmp(argv[3], "--before")) {
 		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-sqpoll|fifo-pending|regring|"
-			"msgring|mapped "
+			"msgring|mapped|fixed-anonbuf "
 			"PATH|--memfd "
 			"--before CMD\n");
 		return 2;
@@ -432,6 +463,8 @@ int main(int argc, char **argv)
 		return mode_regring(argv[2], argv[4]);
 	if (!strcmp(argv[1], "msgring"))
 		return mode_msgring(argv[2], argv[4]);
+	if (!strcmp(argv[1], "fixed-anonbuf"))
+		return mode_fixed_anonbuf(argv[2], argv[4]);
 	if (!strcmp(argv[1], "mapped"))
 		return mode_mapped(argv[2], argv[4]);
 	fprintf(stderr, "uring: unknown mode '%s'\n", argv[1]);

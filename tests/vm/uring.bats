@@ -89,6 +89,19 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	expect_lines "msg_ring: EBADF" "splice_out: EBADF"
 }
 
+@test "a ring with the file as a fixed file and an anonymous registered buffer loses only the file: not killed, the buffer still works" {
+	local pid fd
+	mkfifo "$D/fifo"
+	run "$URING" fixed-anonbuf "$D/fifo" --before "sh -c '$ADD_TO' $D/fifo $D"
+	[ "$status" -eq 0 ]
+	expect_lines "splice_out: EBADF" "write_fixed: 4096" "read_fixed: 4096"
+	read -r pid fd < "$D/ids"
+	output=$(cat "$D/add")
+	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
+		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0" \
+		"  io_uring of pid $pid (fd $fd): fixed files 1, buffers 0 taken away"
+}
+
 @test "add names the process whose ring held the file, its ring descriptor and what was taken away" {
 	local pid fd
 	mkfifo "$D/fifo"
