@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "procfs.h"
@@ -127,4 +129,51 @@ void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16])
 		if (sscanf(line, "Uid: %ld", uid) == 1)
 			break;
 	fclose(f);
+}
+
+/**
+ * procfs_in_vfork() - is a thread asleep in vfork() until its child
+ *	execs or exits?
+ * @tgid: its process
+ * @tid: the thread
+ *
+ * Such a thread stops for no signal but SIGKILL, and for as long as the
+ * child likes: /proc/TID/syscall names vfork() (or clone() with
+ * CLONE_VFORK) and the thread sleeps in kernel_clone(), where
+ * wait_for_vfork_done() waits (6.1, 6.12, 7.2).  A 32-bit process's
+ * numbers are not looked at.
+ */
+bool procfs_in_vfork(pid_t tgid, pid_t tid)
+{
+	char path[64], buf[128];
+	unsigned long a0 = 0;
+	long nr = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)tgid,
+		 (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%ld %lx", &nr, &a0) < 1)
+		nr = -1;
+	fclose(f);
+#ifdef SYS_vfork
+	if (nr == SYS_vfork)
+		goto sleeping;
+#endif
+	if (nr != SYS_clone || !(a0 & CLONE_VFORK))
+		return false;
+#ifdef SYS_vfork
+sleeping:
+#endif
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)tgid,
+		 (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	return !strcmp(buf, "kernel_clone");
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * procfs.h - reading what the pipeline needs from /proc: the fields of
- * /proc/PID/stat (a thread's state, a process's start time) and the
- * mappings of /proc/PID/maps.
+ * /proc/PID/stat (a thread's state, a process's start time), the
+ * mappings of /proc/PID/maps, and whether a thread sleeps in vfork().
  */
 #ifndef REVOKE_PROCFS_H
 #define REVOKE_PROCFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -37,6 +38,7 @@ typedef int (*procfs_maps_fn)(const struct procfs_mapping *m, void *arg);
 
 int procfs_stat_field(const char *path, int field, char *out, size_t len);
 int procfs_maps(pid_t pid, procfs_maps_fn fn, void *arg);
+bool procfs_in_vfork(pid_t tgid, pid_t tid);
 void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16]);
 
 #endif /* REVOKE_PROCFS_H */

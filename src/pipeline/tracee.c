@@ -332,48 +332,6 @@ static int seize_new_threads(struct tracee *t, char *why, size_t whylen)
 	return err < 0 ? err : n;
 }
 
-/* Wait for the stop PTRACE_INTERRUPT asked for. */
-static int wait_stop(struct tracee_thread *th, uint64_t deadline)
-{
-	int status, err;
-
-	for (;;) {
-		err = tracee_wait_thread(th, &status, deadline);
-		if (err)
-			return err;
-		if (!WIFSTOPPED(status))
-			continue;
-		if ((status >> 16) == PTRACE_EVENT_STOP)
-			break;
-		/* a signal on its way in: let it be delivered */
-		ptrace(PTRACE_CONT, th->tid, NULL,
-		       (void *)(long)(tracee_signal_stop(status) ?
-				      WSTOPSIG(status) : 0));
-	}
-	err = arch_getregs(th->tid, &th->saved);
-	if (err)
-		return err;
-	th->regs = th->saved;
-	th->stopped = true;
-	return 0;
-}
-
-static void wait_all_stops(struct tracee *t, uint64_t deadline)
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < t->nr; i++) {
-		struct tracee_thread *th = &t->th[i];
-
-		if (!th->tid || th->stopped)
-			continue;
-		err = wait_stop(th, deadline);
-		if (err && err != -ETIMEDOUT)
-			tracee_lose_thread(th);
-	}
-}
-
 /**
  * tracee_attach() - stop every thread of a process
  * @t: the result
@@ -411,7 +369,7 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		}
 		if (n == 0)
 			break;
-		wait_all_stops(t, deadline);
+		tracee_wait_stops(t, deadline);
 	}
 	/* alive now, so every tid seized is still one of its threads */
 	if (syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0)) {
@@ -425,7 +383,8 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 	err = tracee_syscall_choose(t);
 	if (err == -ESRCH) {
 		/* alive (just checked), yet asleep where no signal reaches */
-		snprintf(why, whylen, "no_thread_stopped");
+		snprintf(why, whylen, tracee_any_in_vfork(t) ? "asleep_in_vfork" :
+			 "no_thread_stopped");
 		err = -EAGAIN;
 		goto fail;
 	}
@@ -501,7 +460,7 @@ int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 	uint64_t deadline = tracee_now_ns() + (uint64_t)timeout_ms * 1000000ull;
 	size_t i;
 
-	wait_all_stops(t, deadline);
+	tracee_wait_stops(t, deadline);
 	if (syscall(SYS_pidfd_send_signal, t->pidfd, 0, NULL, 0)) {
 		snprintf(why, whylen, "exited");
 		tracee_detach(t);

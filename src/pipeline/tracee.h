@@ -31,6 +31,7 @@
  * struct tracee_thread - one thread of a process under our ptrace
  * @tid: its kernel pid
  * @stopped: it is in a ptrace stop we caused
+ * @in_vfork: it did not stop, asleep in vfork() (not waited for)
  * @injecting: system calls are being run in it; it is in a syscall stop
  *	or at the trap of a single step
  * @step: its injected calls are single-stepped (one stop each), which
@@ -46,6 +47,7 @@
 struct tracee_thread {
 	pid_t tid;
 	bool stopped;
+	bool in_vfork;
 	bool injecting;
 	bool step;
 	bool dirty;
@@ -104,6 +106,8 @@ int tracee_wait_thread(struct tracee_thread *th, int *status,
 		       uint64_t deadline);
 bool tracee_signal_stop(int status);
 void tracee_lose_thread(struct tracee_thread *th);
+void tracee_wait_stops(struct tracee *t, uint64_t deadline);
+bool tracee_any_in_vfork(const struct tracee *t);
 int tracee_syscall_choose(struct tracee *t);
 int tracee_syscall_step_trap(pid_t tid, int status);
 

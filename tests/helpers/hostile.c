@@ -41,6 +41,13 @@
  *		open when the process exits, and its close waits for the
  *		server's answer to FUSE_FLUSH.
  *
+ *	hostile vfork FILE
+ *		opens and maps FILE, then vfork()s a child that never execs
+ *		nor exits (it waits in pause()): the parent sleeps in the
+ *		kernel until it does, where no signal but SIGKILL reaches it.
+ *		The child says "ready pid=PARENT child=CHILD"; the parent
+ *		says "vfork returned" if it ever runs again.
+ *
  *	hostile stack FILE [PATH]
  *		maps FILE (MAP_SHARED), points its stack pointer at the
  *		middle of a page-aligned 8 KiB buffer of 'A' and spins there
@@ -314,6 +321,42 @@ static int do_stack(const char *file, const char *path)
 	return 0;
 }
 
+/* a number in decimal at the end of @end (no stdio in a vfork child) */
+static char *decimal(char *end, long n)
+{
+	*--end = '\0';
+	do
+		*--end = (char)('0' + n % 10);
+	while (n /= 10);
+	return end;
+}
+
+static int do_vfork(const char *path)
+{
+	static char line[64], num[2][24];
+	pid_t parent = getpid();
+
+	map = map_file(path, PROT_READ);
+	if (open(path, O_RDONLY) < 0) {
+		perror(path);
+		return 1;
+	}
+	if (!vfork()) {
+		/* the parent's memory: only static buffers and system calls */
+		strcpy(line, "ready pid=");
+		strcat(line, decimal(num[0] + sizeof(num[0]), parent));
+		strcat(line, " child=");
+		strcat(line, decimal(num[1] + sizeof(num[1]), getpid()));
+		strcat(line, "\n");
+		if (write(1, line, strlen(line)) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	say("vfork returned");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "spin"))
@@ -325,9 +368,12 @@ int main(int argc, char **argv)
 	if (argc == 6 && !strcmp(argv[1], "stuck") &&
 	    (!strcmp(argv[2], "map") || !strcmp(argv[2], "fd")))
 		return do_stuck(argv[2], argv[3], argv[4], argv[5]);
+	if (argc == 3 && !strcmp(argv[1], "vfork"))
+		return do_vfork(argv[2]);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "stack"))
 		return do_stack(argv[2], argc == 4 ? argv[3] : NULL);
 	fprintf(stderr, "usage: hostile spin FILE FIFO | chain FILE FLAG | "
-		"traced FILE | stuck map|fd FILE PATH GO | stack FILE [PATH]\n");
+		"traced FILE | stuck map|fd FILE PATH GO | vfork FILE | "
+		"stack FILE [PATH]\n");
 	return 2;
 }

@@ -309,3 +309,119 @@ fuse_stuck() {
 	run timeout 10 revoke-bpf status
 	[ "$status" -eq 0 ]
 }
+
+# wait_file PATH: wait up to 10 s until PATH exists.
+wait_file() {
+	local i
+	for i in $(seq 1 200); do
+		[ -e "$1" ] && return 0
+		sleep 0.05
+	done
+	echo "no $1" >&2
+	return 1
+}
+
+# json_add N FILE: "revoke-bpf --json add FILE"; its exit status, output
+# and the pipeline's time (total_us) in ADD_RC[N], ADD_OUT[N], ADD_US[N].
+json_add() {
+	local rc=0 out
+	out=$(revoke-bpf --json add "$2") || rc=$?
+	ADD_RC[$1]=$rc
+	ADD_OUT[$1]=$out
+	ADD_US[$1]=$(printf '%s' "$out" | grep -o '"total_us":[0-9]*' | cut -d: -f2)
+	echo "# add $1 (exit $rc): ${ADD_US[$1]} us" >&3
+}
+
+@test "nine hostile holders of nine files at once: each add under 2 s, only the traced child and the vfork parent killed" {
+	local i stopped vparent vchild tparent tchild spin mapper addr mem
+	local -a f ADD_RC ADD_OUT ADD_US
+	local uring=$REPO/build/tests/uring wait_go='touch "$0"; while [ ! -e "$1" ]; do sleep 0.05; done'
+	for i in 1 2 3 6 7 8; do f[$i]=$(nobody_file); done
+	for i in 4 5 9; do mkfifo -m 666 "$D/fifo$i"; f[$i]=$D/fifo$i; done
+	mkfifo -m 666 "$D/spinfifo"
+	# 1: a holder in a job-control stop (SIGSTOP)
+	start_holder "$D/out1" hold "${f[1]}"
+	stopped=$HOLDER_PID
+	KILL+=("$stopped")
+	kill -STOP "$stopped"
+	# 2: a parent asleep in vfork(), its child never execs
+	"$HOSTILE" vfork "${f[2]}" > "$D/out2" 2>&1 3>&- &
+	vparent=$!
+	KILL+=("$vparent")
+	wait_ready_line "$D/out2" "hostile vfork"
+	vchild=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out2")
+	KILL+=("$vchild")
+	# 3: a child traced by its own parent (uid 65534)
+	as_nobody "$D/out3" traced "${f[3]}"
+	tparent=$HOLDER_PID
+	tchild=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out3")
+	KILL+=("$tparent" "$tchild")
+	# 4: a ring polled by a kernel thread (SQPOLL); 5: a splice blocked in
+	# io-wq; 7: a registered buffer over the file's pages; 9: a fixed file
+	# beside a registered buffer of anonymous memory
+	"$uring" fifo-sqpoll "${f[4]}" --before "sh -c '$wait_go' $D/up4 $D/go" > "$D/out4" 2>&1 3>&- &
+	KILL+=("$!")
+	"$uring" fifo-pending "${f[5]}" --before "sh -c '$wait_go' $D/up5 $D/go" > "$D/out5" 2>&1 3>&- &
+	KILL+=("$!")
+	page S > "${f[7]}"
+	"$uring" buffer "${f[7]}" --before "sh -c '$wait_go' $D/up7 $D/go" > "$D/out7" 2>&1 3>&- &
+	KILL+=("$!")
+	"$uring" fixed-anonbuf "${f[9]}" --before "sh -c '$wait_go' $D/up9 $D/go" > "$D/out9" 2>&1 3>&- &
+	KILL+=("$!")
+	# 6: a spinner with no vDSO and no system call (uid 65534)
+	as_nobody "$D/out6" spin "${f[6]}" "$D/spinfifo"
+	spin=$HOLDER_PID
+	KILL+=("$spin")
+	# 8: a mapping of the file its process never touches, read through
+	# /proc/PID/mem held open
+	page M > "${f[8]}"
+	"$HOSTILE" stack "${f[8]}" > "$D/out8" 2>&1 3>&- &
+	mapper=$!
+	wait_ready_line "$D/out8" "hostile stack"
+	KILL+=("$mapper")
+	addr=$(awk -v f="${f[8]}" '$6 == f { split($1, a, "-"); print a[1]; exit }' "/proc/$mapper/maps")
+	exec {mem}<"/proc/$mapper/mem"
+	dd bs=4096 skip=$((0x$addr / 4096)) count=1 <&"$mem" 2>/dev/null | grep -q MMMM
+	for i in 4 5 7 9; do wait_file "$D/up$i"; done
+	sleep 0.3	# the spinner past its last call, the splice in io-wq
+
+	for i in 1 2 3 4 5 6 7 8 9; do json_add "$i" "${f[$i]}"; done
+	touch "$D/go"
+	echo "# nine adds: $(( (ADD_US[1] + ADD_US[2] + ADD_US[3] + ADD_US[4] + ADD_US[5] + ADD_US[6] + ADD_US[7] + ADD_US[8] + ADD_US[9]) / 1000 )) ms in all" >&3
+
+	for i in 1 2 3 4 5 6 7 8 9; do
+		[ "${ADD_RC[$i]}" -eq 0 ] || { echo "add $i exited ${ADD_RC[$i]}: ${ADD_OUT[$i]}"; return 1; }
+		[ "${ADD_US[$i]}" -lt 2000000 ] || { echo "add $i took ${ADD_US[$i]} us: ${ADD_OUT[$i]}"; return 1; }
+		case $i in
+		2) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":\"yes\"}]"* ]] ;;
+		3) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$tchild,\"uid\":65534,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$tparent\",\"gone\":\"yes\"}]"* ]] ;;
+		*) [[ ${ADD_OUT[$i]} == *'"failures":[],"killed":[]'* ]] ;;
+		esac || { echo "add $i: ${ADD_OUT[$i]}"; return 1; }
+	done
+	# 1: still in its job-control stop, its descriptor dead
+	[ "$(sed 's/.*) //' "/proc/$stopped/stat" | cut -d' ' -f1)" = T ]
+	# 4, 5, 7, 9: what each ring still reaches
+	wait_line "$D/out4" "splice_in: EBADF"
+	grep -qx "splice_out: EBADF" "$D/out4"
+	case $(uname -r) in
+	6.*) wait_line "$D/out5" "pending_splice: EINTR" ;;
+	*) wait_line "$D/out5" "pending_splice: errno 512" ;;
+	esac
+	wait_line "$D/out7" "read_fixed: EFAULT"
+	grep -qx "write_fixed: EFAULT" "$D/out7"
+	wait_line "$D/out9" "read_fixed: 4096"
+	grep -qx "splice_out: EBADF" "$D/out9"
+	grep -qx "write_fixed: 4096" "$D/out9"
+	# 6: SIGBUS on its next access, its code as it was
+	wait_line "$D/out6" "SIGBUS si_code=BUS_ADRERR"
+	grep -qx "text intact" "$D/out6"
+	# 8: the mapping read through /proc/PID/mem gives nothing of the file
+	run dd bs=4096 skip=$((0x$addr / 4096)) count=1 <&"$mem"
+	exec {mem}<&-
+	[ "$status" -ne 0 ]
+	[[ $output == *"Input/output error"* ]]
+	kill -0 "$mapper"
+	# the vfork parent is gone, the traced child too; no one is left stopped
+	! kill -0 "$vparent" 2>/dev/null
+	wait_line "$D/out3" "child ended: signal KILL"
+}

@@ -104,6 +104,11 @@ expect_lines() {
 	fi
 }
 
+# page C: 4096 bytes of C
+page() {
+	head -c 4096 /dev/zero | tr '\0' "$1"
+}
+
 # devof PATH: the MAJ:MIN of the filesystem PATH is on, decoded here from
 # stat's st_dev with glibc's layout, independently of revoke-bpf's code.
 devof() {

@@ -23,11 +23,6 @@ teardown() {
 	return "$held"
 }
 
-# page C: 4096 bytes of C
-page() {
-	head -c 4096 /dev/zero | tr '\0' "$1"
-}
-
 # for sh -c SCRIPT PATH DIR: add PATH, its report to DIR/add, and the
 # helper's pid and ring descriptor to DIR/ids
 ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
