@@ -40,6 +40,7 @@ int do_holders(int argc, char **argv);		/* cli_holders_list.c */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 		     const char **path);
 int cli_target_open(const char *path, struct revoke_req *req);
+int cli_target_leave(int fd);
 
 /* cli_output.c */
 extern bool json_output;

@@ -299,9 +299,8 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 		return 1;
 	if (path && (fd = cli_target_open(path, &req)) < 0)
 		return 1;
-	/* this process standing in the filesystem would keep it mounted */
-	if (verb == REVOKE_VERB_UMOUNT && chdir("/")) {
-		p_err("cannot leave the current directory: %s", strerror(errno));
+	/* this process standing on the filesystem would keep it mounted */
+	if (verb == REVOKE_VERB_UMOUNT && cli_target_leave(fd)) {
 		close(fd);
 		return 1;
 	}

@@ -4,10 +4,12 @@
  * a file (PATH, sent as a descriptor) or a device (--rdev MAJ:MIN
  * --char|--block), and add's options.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -269,4 +271,61 @@ int cli_target_open(const char *path, struct revoke_req *req)
 			 path + strlen(path) - (sizeof(req->path) - 4));
 	req->has_path = true;
 	return fd;
+}
+
+/**
+ * cli_target_leave() - stand on nothing of the filesystem to unmount
+ * @fd: the descriptor of its mount point, to be sent (kept)
+ *
+ * revoke-bpfd never handles its client, which would otherwise keep the
+ * filesystem busy: this process leaves its current directory for "/", and
+ * every other descriptor it inherited of that filesystem (a shell's
+ * "exec 7<FILE") is made /dev/null.  Standard input, output or error on
+ * it is an error, not silently lost.
+ *
+ * Return: 0, or -1 after saying why.
+ */
+int cli_target_leave(int fd)
+{
+	struct stat target, st;
+	struct dirent *e;
+	int null, n, err = 0;
+	DIR *dir;
+
+	if (chdir("/")) {
+		p_err("cannot leave the current directory: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &target))
+		return 0;	/* the daemon says what is wrong with it */
+	dir = opendir("/proc/self/fd");
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (!dir || null < 0) {
+		p_err("cannot look at this command's descriptors: %s",
+		      strerror(errno));
+		err = -1;
+		goto out;
+	}
+	while (!err && (e = readdir(dir))) {
+		n = atoi(e->d_name);
+		if (e->d_name[0] == '.' || n == fd || n == dirfd(dir) ||
+		    n == null || fstat(n, &st) || st.st_dev != target.st_dev)
+			continue;
+		if (n <= 2) {
+			p_err("standard %s is a file on the filesystem to "
+			      "unmount; redirect it elsewhere",
+			      n == 0 ? "input" : n == 1 ? "output" : "error");
+			err = -1;
+		} else if (dup3(null, n, O_CLOEXEC) < 0) {
+			p_err("cannot let go of descriptor %d: %s", n,
+			      strerror(errno));
+			err = -1;
+		}
+	}
+out:
+	if (dir)
+		closedir(dir);
+	if (null >= 0)
+		close(null);
+	return err;
 }

@@ -42,6 +42,9 @@
 #define UMOUNT_DEPTH_MAX 4
 /* How many namespaces with a locked copy one filesystem's unmount ends */
 #define UMOUNT_NS_MAX 16
+/* EBUSY retries of a forced unmount after the pipeline (0.5 s in all) */
+#define UMOUNT_BUSY_TRIES 10
+#define UMOUNT_BUSY_WAIT_US 50000
 
 /**
  * struct umount_run - one umount_super()
@@ -131,6 +134,49 @@ static void umount_gone_line(struct umount_run *u, uint32_t s_dev, bool gone,
 	if (!gone)
 		rbuf_printf(&u->r->lines, " " REVOKE_FIELD_REASON "=%s", why);
 	rbuf_printf(&u->r->lines, "\n");
+}
+
+/* Did every failed step of @rep fail with EBUSY (a mount still in use)? */
+static bool umount_busy(const struct fs_pins_report *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nr; i++)
+		if (rep->step[i].err && (rep->step[i].err != EBUSY ||
+					 rep->step[i].kind != FS_PINS_UMOUNT))
+			return false;
+	return rep->failed;
+}
+
+/*
+ * A mount still busy right after the pipeline may be a reference on its
+ * way out: a holder just let go drops what it closed or unmapped only
+ * once it runs again (a deferred fput()), a killed one once it has
+ * exited.  Try again, UMOUNT_BUSY_TRIES times UMOUNT_BUSY_WAIT_US apart.
+ */
+static void umount_busy_retry(struct fs_pins *pins, struct fs_pins_report *rep)
+{
+	int i;
+
+	for (i = 0; i < UMOUNT_BUSY_TRIES && umount_busy(rep); i++) {
+		usleep(UMOUNT_BUSY_WAIT_US);
+		fs_release_report_free(rep);
+		fs_release(pins, rep);
+	}
+}
+
+/* Why a mount of @s_dev is still busy: who stands on it, if anyone does. */
+static void umount_held_by(struct umount_run *u, uint32_t s_dev, char *why,
+			   size_t len)
+{
+	struct holder_set set = {};
+
+	if (holders_find_fs(&u->d->pipeline.holders, s_dev, &set) || !set.nr)
+		snprintf(why, len, "busy_no_holder_found");
+	else
+		snprintf(why, len, "busy_held_by_pid_%d%s", (int)set.procs[0].tgid,
+			 set.nr > 1 ? "_and_others" : "");
+	holder_set_free(&set);
 }
 
 static void umount_one(struct umount_run *u, const struct fs_target *t,
@@ -303,6 +349,7 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 		goto out;
 	}
 	fs_release(&pins, &rep);
+	umount_busy_retry(&pins, &rep);
 	fs_release_print(&u->r->lines, &pins, &rep);
 	if (rep.failed && umount_locked(u, &rep)) {
 		/* their namespaces went with them: what is left of its mounts */
@@ -320,6 +367,8 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 				 rep.failed ? 0 : (int)u->opts.timeout_ms);
 	if (!gone && fs_gone_check(dev, pins.source, why, sizeof(why)))
 		snprintf(why, sizeof(why), "super_block_still_referenced");
+	else if (!gone && umount_busy(&rep))
+		umount_held_by(u, t->s_dev, why, sizeof(why));
 	umount_took(u->r, UMOUNT_GONE, &at);
 	umount_gone_line(u, t->s_dev, gone, why);
 	fs_release_report_free(&rep);

@@ -343,3 +343,39 @@ forced_unmount() {
 	until_true grep -q '^rc=' "$D/i.out"
 	[ "$(cat "$D/i.out")" = "$(printf 'cat: read error: Input/output error\nrc=1')" ]
 }
+
+@test "umount from a shell that stands on the filesystem (cwd, descriptors, a mapping, a program started from it) exits 0 with the super_block gone" {
+	make_fs ext4 "$D/m"
+	cp "$BUSYBOX" "$D/m/sleep"
+	echo data > "$D/m/data"
+	mkdir "$D/m/d"
+	# as a root shell would: cd in, descriptors its children inherit, a
+	# mapping, a program run from the filesystem, then umount from there
+	run busybox sh -c '
+		cd "$1/d" || exit 9
+		exec 7<"$1/data" 8>>"$1/written"
+		echo unsynced >&8
+		"$2" mmap "$1/data" > "$3/mp.out" 2>&1 &
+		echo $! > "$3/pids"
+		"$1/sleep" 1000 &
+		echo $! >> "$3/pids"
+		while ! grep -q ^ready "$3/mp.out"; do usleep 10000; done
+		revoke-bpf umount "$1"
+		echo "rc=$?"' - "$D/m" "$HOLDER" "$D"
+	PIDS+=($(cat "$D/pids"))
+	echo "$output"
+	[ "${lines[-1]}" = "rc=0" ]
+	echo "$output" | grep -Fxq "  killed: pid $(sed -n 2p "$D/pids") (sleep) uid 0: exe: exe_on_fs"
+	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
+	! grep -q " $D/m " /proc/self/mountinfo
+}
+
+@test "umount whose standard output is a file on the filesystem is refused with one line and leaves it mounted" {
+	make_fs ext4 "$D/m"
+	run sh -c 'revoke-bpf umount "$1" > "$1/log"' - "$D/m"
+	[ "$status" -eq 1 ]
+	[[ $output == "revoke-bpf: "*"standard output is a file on the filesystem to unmount; redirect it elsewhere" ]]
+	[ "${#lines[@]}" -eq 1 ]
+	grep -q " $D/m " /proc/self/mountinfo
+	! revoke-bpf list | grep -q filesystem
+}
