@@ -55,6 +55,7 @@ char *cli_output_next_line(char **body);
 
 /* cli_holders.c */
 void cli_holders_print(const char *line, bool killed);
+void cli_holders_print_slow(const char *line);
 
 /* ctl_client.c */
 void ctl_client_set_timeout(unsigned int ms);

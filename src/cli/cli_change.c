@@ -192,6 +192,7 @@ static int print_report(char *body)
 		cli_output_json_lines("mounted", body, REVOKE_LINE_MOUNTED);
 		cli_output_json_lines("ttys", body, REVOKE_LINE_TTY);
 		cli_output_json_lines("io_uring", body, REVOKE_LINE_IO_URING);
+		cli_output_json_lines("slowest", body, REVOKE_LINE_SLOW);
 		cli_output_json_lines("sync", body, REVOKE_LINE_SYNC);
 		cli_output_json_lines("pins", body, REVOKE_LINE_PIN);
 		cli_output_json_lines("unpins", body, REVOKE_LINE_UNPIN);
@@ -216,6 +217,8 @@ static int print_report(char *body)
 			cli_holders_print(line, false);
 		else if (cli_output_line_is(line, REVOKE_LINE_KILLED))
 			cli_holders_print(line, true);
+		else if (cli_output_line_is(line, REVOKE_LINE_SLOW))
+			cli_holders_print_slow(line);
 		else
 			print_reach(line);
 	}

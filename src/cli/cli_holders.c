@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cli_holders.c - how revoke-bpf shows a holder that add could not
- * handle, or that the daemon's policy killed (pipeline_report.c).
+ * handle, that the daemon's policy killed, or that took long
+ * (pipeline_report.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -53,4 +55,29 @@ void cli_holders_print(const char *line, bool killed)
 		printf(" thread %s", tid);
 	printf(": %s: %s%s\n", step, why, strcmp(gone, "no") ? "" :
 	       "; still alive");
+}
+
+/* A holder shown as slow when it took this long (all are in --json) */
+#define SLOW_SHOWN_US 1000000ull
+
+/**
+ * cli_holders_print_slow() - one of the holders that took longest
+ * @line: a "slow ..." line of the answer
+ *
+ * Prints "  slow: pid N (comm) took M ms" if it took SLOW_SHOWN_US or
+ * more, else nothing.
+ */
+void cli_holders_print_slow(const char *line)
+{
+	char pid[24] = "?", us[24] = "0";
+	unsigned long long t;
+
+	revoke_kv_get(line, REVOKE_FIELD_US, us, sizeof(us));
+	t = strtoull(us, NULL, 10);
+	if (t < SLOW_SHOWN_US)
+		return;
+	revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
+	printf("  slow: pid %s", pid);
+	print_comm(line);
+	printf(" took %llu ms\n", t / 1000);
 }

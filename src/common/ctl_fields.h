@@ -31,6 +31,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_FAILURE	"failure"
 #define REVOKE_LINE_KILLED	"killed"
 #define REVOKE_LINE_IO_URING	"io_uring"
+#define REVOKE_LINE_SLOW	"slow"
 #define REVOKE_LINE_LOOP	"loop"
 #define REVOKE_LINE_TTY		"tty"
 #define REVOKE_LINE_SYNC	"sync"		/* umount's syncfs */
@@ -89,6 +90,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_FD			"fd"
 #define REVOKE_FIELD_FILES		"files"
 #define REVOKE_FIELD_BUFFERS		"buffers"
+#define REVOKE_FIELD_US			"us"
 
 /* loop and tty lines (rdev, released and reason as above) */
 #define REVOKE_FIELD_DENIED		"denied"

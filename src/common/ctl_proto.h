@@ -57,7 +57,8 @@
  * was found could not be taken away), one per holder the policy killed
  * "killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no" and
  * one per io_uring instance the file was taken away from "io_uring
- * pid=N fd=N files=N buffers=N" (pipeline_report.c).
+ * pid=N fd=N files=N buffers=N" and one per holder among the slowest,
+ * the slowest first, "slow pid=N comm=PCT us=N" (pipeline_report.c).
  *
  * events keeps the connection open and sends one line per denial,
  * "ts_ns=... pid=... tgid=... uid=... comm=... dev=MAJ:MIN ino=...

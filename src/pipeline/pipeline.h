@@ -98,6 +98,22 @@ struct pipeline_ring {
 	unsigned int buffers;
 };
 
+/* How many of the slowest holders a run reports (struct pipeline_slow) */
+#define PIPELINE_SLOWEST 4
+
+/**
+ * struct pipeline_slow - a holder that took long to handle
+ * @pid: the process
+ * @comm: its name
+ * @us: time spent on it: stopping it, taking its access away, letting
+ *	it go (summed over passes)
+ */
+struct pipeline_slow {
+	pid_t pid;
+	char comm[16];
+	uint64_t us;
+};
+
 /**
  * struct pipeline_result - the report of one run
  * @rep: the counts, as stored in the revoke_reports map
@@ -110,6 +126,8 @@ struct pipeline_ring {
  * @nrings: their number
  * @discover_us: time spent finding holders the first time
  * @total_us: time from the start of the run to the end of the drain
+ * @slowest: the holders that took longest, the slowest first
+ * @nslowest: their number
  */
 struct pipeline_result {
 	struct revoke_report rep;
@@ -122,6 +140,8 @@ struct pipeline_result {
 	size_t nrings;
 	uint64_t discover_us;
 	uint64_t total_us;
+	struct pipeline_slow slowest[PIPELINE_SLOWEST];
+	size_t nslowest;
 };
 
 /**
@@ -152,6 +172,7 @@ int pipeline_end_namespace(ino_t ns, const struct pipeline_opts *opts,
 			   struct pipeline_result *res);
 void pipeline_result_free(struct pipeline_result *res);
 uint64_t pipeline_now_us(void);
+void pipeline_note_time(struct pipeline_result *res, pid_t pid, uint64_t us);
 void pipeline_fail_kept(struct pipeline_result *res, pid_t pid,
 			const char *step, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

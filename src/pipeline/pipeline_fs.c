@@ -108,6 +108,18 @@ static int fs_move_cwd(const struct holder_proc *p, char *why, size_t len)
 	return err;
 }
 
+/* fs_move_cwd(), its failure reported and its time counted */
+static void fs_move_timed(const struct holder_proc *p,
+			  struct pipeline_result *res)
+{
+	uint64_t t0 = pipeline_now_us();
+	char why[48];
+
+	if (fs_move_cwd(p, why, sizeof(why)))
+		pipeline_fail_kept(res, p->tgid, "cwd", "%s", why);
+	pipeline_note_time(res, p->tgid, pipeline_now_us() - t0);
+}
+
 /*
  * One look at what stands on the filesystem: with @move, a current
  * directory is moved; anything else goes to the policy.
@@ -119,7 +131,6 @@ static int fs_places(struct pipeline *pl, uint32_t s_dev, bool move,
 	struct holder_fsrefs refs;
 	struct holder_set set;
 	size_t i, first = res->nfail;
-	char why[48];
 	int err;
 
 	err = holders_fsrefs(&pl->holders, s_dev, &refs);
@@ -138,8 +149,8 @@ static int fs_places(struct pipeline *pl, uint32_t s_dev, bool move,
 			pipeline_fail_kept(res, p->tgid, "root", "root_on_fs");
 		else if (!move)
 			pipeline_fail_kept(res, p->tgid, "cwd", "cwd_on_fs");
-		else if (fs_move_cwd(p, why, sizeof(why)))
-			pipeline_fail_kept(res, p->tgid, "cwd", "%s", why);
+		else
+			fs_move_timed(p, res);
 	}
 	if (!err)
 		pipeline_policy_apply(&set, opts->spare, res, first);

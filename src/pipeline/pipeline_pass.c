@@ -96,8 +96,12 @@ void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
 	pipeline_plan_interrupt(work, nwork);
 	for (i = 0; i < nwork; i++) {
 		if (files[i]) {
+			uint64_t t0 = pipeline_now_us();
+
 			pipeline_holder_handle(&run, &work[i], files[i]);
 			revoke_file_put(files[i]);
+			pipeline_note_time(res, work[i].p->tgid,
+					   pipeline_now_us() - t0);
 		} else if (!work[i].err && work[i].t.nr) {
 			tracee_detach(&work[i].t);	/* interrupted for nothing */
 		}

@@ -8,6 +8,7 @@
  *		[keeps_access=yes]
  *	killed pid=N uid=N comm=PCT step=WORD reason=WORD gone=yes|no
  *	io_uring pid=N fd=N files=N buffers=N
+ *	slow pid=N comm=PCT us=N
  *
  * A failure the policy settled (its holder was killed, or exited) is
  * not a failure any more: it is reported by its "killed" line, or not at
@@ -15,6 +16,8 @@
  * spaces); uid is its real uid.  keeps_access=yes marks what was found
  * and could not be taken away (an io_uring slot), as opposed to a step
  * that failed.  An io_uring line names a ring the file was taken from.
+ * A slow line names one of the PIPELINE_SLOWEST holders that took
+ * longest, the slowest first, with the time spent on it.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -24,6 +27,7 @@
 #include <time.h>
 
 #include "pipeline_run.h"
+#include "procfs.h"
 
 static void comm_field(struct rbuf *resp, const char *comm)
 {
@@ -78,6 +82,23 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 			    REVOKE_FIELD_BUFFERS "=%u\n",
 			    (int)res->rings[i].pid, res->rings[i].fd,
 			    res->rings[i].files, res->rings[i].buffers);
+	for (i = 0; i < res->nslowest; i++) {
+		rbuf_printf(resp, REVOKE_LINE_SLOW " " REVOKE_FIELD_PID "=%d",
+			    (int)res->slowest[i].pid);
+		comm_field(resp, res->slowest[i].comm);
+		rbuf_printf(resp, " " REVOKE_FIELD_US "=%llu\n",
+			    (unsigned long long)res->slowest[i].us);
+	}
+}
+
+/* @comm as a log shows it: every byte not printable ASCII as '?' */
+static void log_comm(char out[16], const char comm[16])
+{
+	size_t j;
+
+	for (j = 0; j < 15 && comm[j]; j++)
+		out[j] = comm[j] >= 0x20 && comm[j] < 0x7f ? comm[j] : '?';
+	out[j] = '\0';
 }
 
 /**
@@ -90,19 +111,60 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 void pipeline_report_log(const struct pipeline_result *res)
 {
 	char comm[sizeof(res->kill->comm)];
-	size_t i, j;
+	size_t i;
 
 	for (i = 0; i < res->nkill; i++) {
 		const struct pipeline_kill *k = &res->kill[i];
 
-		for (j = 0; j < sizeof(comm) - 1 && k->comm[j]; j++)
-			comm[j] = k->comm[j] >= 0x20 && k->comm[j] < 0x7f ?
-				  k->comm[j] : '?';
-		comm[j] = '\0';
+		log_comm(comm, k->comm);
 		log_info("killed pid %d (%s) uid %ld: %s: "
 			"%s%s\n", (int)k->pid, comm, k->uid, k->step,
 			k->reason, k->gone ? "" : "; still alive");
 	}
+}
+
+/* Put @s among @res's slowest holders if it is one of them. */
+static void note_slow(struct pipeline_result *res, const struct pipeline_slow *s)
+{
+	size_t i, at;
+
+	for (i = 0; i < res->nslowest; i++)
+		if (res->slowest[i].pid == s->pid)
+			break;
+	if (i < res->nslowest) {	/* seen before: its time grows */
+		struct pipeline_slow sum = res->slowest[i];
+
+		sum.us += s->us;
+		memmove(&res->slowest[i], &res->slowest[i + 1],
+			(--res->nslowest - i) * sizeof(*s));
+		note_slow(res, &sum);
+		return;
+	}
+	for (at = 0; at < res->nslowest && res->slowest[at].us >= s->us; at++)
+		;
+	if (at >= PIPELINE_SLOWEST)
+		return;
+	if (res->nslowest == PIPELINE_SLOWEST)
+		res->nslowest--;
+	memmove(&res->slowest[at + 1], &res->slowest[at],
+		(res->nslowest - at) * sizeof(*s));
+	res->slowest[at] = *s;
+	res->nslowest++;
+}
+
+/**
+ * pipeline_note_time() - count @us spent on holder @pid
+ * @res: the run's report, whose @slowest it may change
+ * @pid: the process
+ * @us: microseconds spent on it now
+ */
+void pipeline_note_time(struct pipeline_result *res, pid_t pid, uint64_t us)
+{
+	struct pipeline_slow s = { .pid = pid, .us = us };
+	long uid;
+
+	procfs_describe("/proc", pid, &uid, s.comm);
+	note_slow(res, &s);
 }
 
 static int append(void **arr, size_t *n, const void *more, size_t nmore,
@@ -122,8 +184,8 @@ static int append(void **arr, size_t *n, const void *more, size_t nmore,
 }
 
 /**
- * pipeline_report_merge() - add @res's failures, kills, rings and passes
- *	to @sum's
+ * pipeline_report_merge() - add @res's failures, kills, rings, passes
+ *	and slowest holders to @sum's
  * @sum: the sum (its counts are summed by the caller)
  * @res: one run's report, unchanged
  *
@@ -132,7 +194,11 @@ static int append(void **arr, size_t *n, const void *more, size_t nmore,
 int pipeline_report_merge(struct pipeline_result *sum,
 			  const struct pipeline_result *res)
 {
+	size_t i;
+
 	sum->passes += res->passes;
+	for (i = 0; i < res->nslowest; i++)
+		note_slow(sum, &res->slowest[i]);
 	if (append((void **)&sum->fail, &sum->nfail, res->fail, res->nfail,
 		   sizeof(*res->fail)) ||
 	    append((void **)&sum->rings, &sum->nrings, res->rings,
@@ -149,13 +215,23 @@ int pipeline_report_merge(struct pipeline_result *sum,
  */
 void pipeline_report_log_run(const char *what, const struct pipeline_result *res)
 {
+	char slowest[64] = "";
+
+	if (res->nslowest) {
+		const struct pipeline_slow *s = &res->slowest[0];
+		char comm[sizeof(s->comm)];
+
+		log_comm(comm, s->comm);
+		snprintf(slowest, sizeof(slowest), ", slowest pid %d (%s) %llu us",
+			 (int)s->pid, comm, (unsigned long long)s->us);
+	}
 	log_info("pipeline %s: holders=%u fds=%u mappings=%u waiters=%u "
 		 "woken=%u unmapped=%u released=%u failed=%u in %llu us, "
-		 "%u passes, %zu killed\n", what, res->rep.holders,
+		 "%u passes, %zu killed%s\n", what, res->rep.holders,
 		 res->rep.fds, res->rep.mappings, res->rep.waiters,
 		 res->rep.woken, res->rep.unmapped, res->rep.released,
 		 res->rep.failed, (unsigned long long)res->total_us,
-		 res->passes, res->nkill);
+		 res->passes, res->nkill, slowest);
 }
 
 /**

@@ -109,7 +109,8 @@ holder_exits() {
 	[[ ${lines[1]} =~ ^"  holders "[0-9]+": fds 0, mappings "[0-9]+", waiters 0; woken 0, unmapped "[0-9]+", released 0; failed 0"(", killed "[0-9]+)?$ ]]
 	# any holder killed is a generation, named and with its reason
 	for l in "${lines[@]:2}"; do
-		[[ $l =~ ^"  killed: pid "[0-9]+" (hostile) uid 65534: "(rescan: new_holder_after_4_passes|stop: no_thread_stopped)$ ]]
+		[[ $l =~ ^"  killed: pid "[0-9]+" (hostile) uid 65534: "(rescan: new_holder_after_4_passes|stop: no_thread_stopped)$ ]] ||
+			[[ $l =~ ^"  slow: pid "[0-9]+" (hostile) took "[0-9]+" ms"$ ]]
 	done
 	for i in $(seq 1 200); do
 		grep -q '^chain ended' "$D/out" && break
@@ -223,7 +224,9 @@ fuse_stuck() {
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" ]
 	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) uid 65534: stop: no_thread_stopped" ]
-	[ "${#lines[@]}" -eq 3 ]
+	# the second it waited for a stop that never came, named
+	[[ ${lines[3]} =~ ^"  slow: pid $HOLDER_PID (hostile) took 1"[0-9]{3}" ms"$ ]]
+	[ "${#lines[@]}" -eq 4 ]
 	holder_exits 137
 }
 
@@ -234,7 +237,8 @@ fuse_stuck() {
 	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 1, killed 1" ]
 	[ "${lines[2]}" = "  failed: pid $HOLDER_PID (hostile) uid 65534: kill: alive_2000ms_after_SIGKILL" ]
 	[ "${lines[3]}" = "  killed: pid $HOLDER_PID (hostile) uid 65534: stop: no_thread_stopped; still alive" ]
-	[ "${#lines[@]}" -eq 4 ]
+	[[ ${lines[4]} =~ ^"  slow: pid $HOLDER_PID (hostile) took 1"[0-9]{3}" ms"$ ]]
+	[ "${#lines[@]}" -eq 5 ]
 	# its close of the FUSE file (FUSE_FLUSH) waits: it dies with the server
 	grep -q '^State:[[:space:]]*D' "/proc/$HOLDER_PID/status"
 	kill -9 "$FUSE_PID"
@@ -356,18 +360,6 @@ json_add() {
 	tparent=$HOLDER_PID
 	tchild=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out3")
 	KILL+=("$tparent" "$tchild")
-	# 4: a ring polled by a kernel thread (SQPOLL); 5: a splice blocked in
-	# io-wq; 7: a registered buffer over the file's pages; 9: a fixed file
-	# beside a registered buffer of anonymous memory
-	"$uring" fifo-sqpoll "${f[4]}" --before "sh -c '$wait_go' $D/up4 $D/go" > "$D/out4" 2>&1 3>&- &
-	KILL+=("$!")
-	"$uring" fifo-pending "${f[5]}" --before "sh -c '$wait_go' $D/up5 $D/go" > "$D/out5" 2>&1 3>&- &
-	KILL+=("$!")
-	page S > "${f[7]}"
-	"$uring" buffer "${f[7]}" --before "sh -c '$wait_go' $D/up7 $D/go" > "$D/out7" 2>&1 3>&- &
-	KILL+=("$!")
-	"$uring" fixed-anonbuf "${f[9]}" --before "sh -c '$wait_go' $D/up9 $D/go" > "$D/out9" 2>&1 3>&- &
-	KILL+=("$!")
 	# 6: a spinner with no vDSO and no system call (uid 65534)
 	as_nobody "$D/out6" spin "${f[6]}" "$D/spinfifo"
 	spin=$HOLDER_PID
@@ -382,7 +374,21 @@ json_add() {
 	addr=$(awk -v f="${f[8]}" '$6 == f { split($1, a, "-"); print a[1]; exit }' "/proc/$mapper/maps")
 	exec {mem}<"/proc/$mapper/mem"
 	dd bs=4096 skip=$((0x$addr / 4096)) count=1 <&"$mem" 2>/dev/null | grep -q MMMM
+	# 4: a ring polled by a kernel thread (SQPOLL); 5: a splice blocked in
+	# io-wq; 7: a registered buffer over the file's pages; 9: a fixed file
+	# beside a registered buffer of anonymous memory (last: each helper
+	# gives itself 20 s)
+	"$uring" fifo-sqpoll "${f[4]}" --before "sh -c '$wait_go' $D/up4 $D/go" > "$D/out4" 2>&1 3>&- &
+	KILL+=("$!")
+	"$uring" fifo-pending "${f[5]}" --before "sh -c '$wait_go' $D/up5 $D/go" > "$D/out5" 2>&1 3>&- &
+	KILL+=("$!")
+	page S > "${f[7]}"
+	"$uring" buffer "${f[7]}" --before "sh -c '$wait_go' $D/up7 $D/go" > "$D/out7" 2>&1 3>&- &
+	KILL+=("$!")
+	"$uring" fixed-anonbuf "${f[9]}" --before "sh -c '$wait_go' $D/up9 $D/go" > "$D/out9" 2>&1 3>&- &
+	KILL+=("$!")
 	for i in 4 5 7 9; do wait_file "$D/up$i"; done
+	echo "# set up in $SECONDS s" >&3
 	sleep 0.3	# the spinner past its last call, the splice in io-wq
 
 	for i in 1 2 3 4 5 6 7 8 9; do json_add "$i" "${f[$i]}"; done
@@ -393,7 +399,8 @@ json_add() {
 		[ "${ADD_RC[$i]}" -eq 0 ] || { echo "add $i exited ${ADD_RC[$i]}: ${ADD_OUT[$i]}"; return 1; }
 		[ "${ADD_US[$i]}" -lt 2000000 ] || { echo "add $i took ${ADD_US[$i]} us: ${ADD_OUT[$i]}"; return 1; }
 		case $i in
-		2) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":\"yes\"}]"* ]] ;;
+		2) [[ ${ADD_OUT[$i]} == *"\"slowest\":[{\"pid\":$vparent,\"comm\":\"hostile\",\"us\":"* ]] &&
+		   [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":\"yes\"}]"* ]] ;;
 		3) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$tchild,\"uid\":65534,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$tparent\",\"gone\":\"yes\"}]"* ]] ;;
 		*) [[ ${ADD_OUT[$i]} == *'"failures":[],"killed":[]'* ]] ;;
 		esac || { echo "add $i: ${ADD_OUT[$i]}"; return 1; }
