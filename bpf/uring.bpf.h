@@ -61,6 +61,13 @@ struct {
 	__type(value, struct uring_hits);
 } uring_hits SEC(".maps");
 
+/*
+ * Set by revoke-bpfd while it looks for the holders of a file no page of
+ * which a registered buffer can hold (holders_walk_buffers()): the
+ * buffers of a ring are then not walked at all.
+ */
+__u32 holder_skip_bufs;
+
 /* 6.1 and 6.12 */
 struct io_fixed_file___rvk {
 	unsigned long file_ptr;
@@ -489,6 +496,8 @@ static __always_inline void uring_scan(struct seq_file *seq,
 	uring_sizes(&w, &nfiles, &nbufs);
 	w.nr = nfiles;
 	uring_walk(seq, &w, REVOKE_HOLDER_RING_FILE, uring_files_step);
+	if (holder_skip_bufs)
+		return;
 	w.nr = nbufs;
 	uring_walk(seq, &w, REVOKE_HOLDER_RING_BUF, uring_bufs_step);
 }

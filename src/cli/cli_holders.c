@@ -39,7 +39,7 @@ static void print_comm(const char *line)
  */
 void cli_holders_print(const char *line, bool killed)
 {
-	char pid[24] = "?", tid[24] = "0", step[24] = "?", why[64] = "?";
+	char pid[24] = "?", tid[24] = "0", step[24] = "?", why[112] = "?";
 	char uid[24], gone[8] = "yes";
 
 	revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));

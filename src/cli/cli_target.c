@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,6 +274,54 @@ int cli_target_open(const char *path, struct revoke_req *req)
 	return fd;
 }
 
+/* The mount @fd is on, from /proc/self/fdinfo (no stat: see below), or -1 */
+static int fd_mnt_id(int fd)
+{
+	char path[64], line[128];
+	int id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "mnt_id: %d", &id) == 1)
+			break;
+	fclose(f);
+	return id;
+}
+
+/*
+ * The filesystem (MAJ:MIN, /proc/self/mountinfo's third field) of mount
+ * @id, into @dev; false if it is not one of this namespace's.
+ */
+static bool mount_dev(int id, char *dev, size_t len)
+{
+	char line[4096], d[32];
+	bool found = false;
+	int mid;
+	FILE *f;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%d %*d %31s", &mid, d) == 2 && mid == id;
+	fclose(f);
+	if (found)
+		snprintf(dev, len, "%s", d);
+	return found;
+}
+
+/* Is descriptor @n on the filesystem @dev (MAJ:MIN)? */
+static bool fd_on(int n, const char *dev)
+{
+	char d[32];
+
+	return mount_dev(fd_mnt_id(n), d, sizeof(d)) && !strcmp(d, dev);
+}
+
 /**
  * cli_target_leave() - stand on nothing of the filesystem to unmount
  * @fd: the descriptor of its mount point, to be sent (kept)
@@ -280,14 +329,16 @@ int cli_target_open(const char *path, struct revoke_req *req)
  * revoke-bpfd never handles its client, which would otherwise keep the
  * filesystem busy: this process leaves its current directory for "/", and
  * every other descriptor it inherited of that filesystem (a shell's
- * "exec 7<FILE") is made /dev/null.  Standard input, output or error on
- * it is an error, not silently lost.
+ * "exec 7<FILE"), through any of its mounts, is made /dev/null.  Standard
+ * input, output or error on it is an error, not silently lost.  Nothing
+ * is stat()ed: a FUSE server that no longer answers would hang it; the
+ * mount each descriptor is on is read from /proc.
  *
  * Return: 0, or -1 after saying why.
  */
 int cli_target_leave(int fd)
 {
-	struct stat target, st;
+	char dev[32];
 	struct dirent *e;
 	int null, n, err = 0;
 	DIR *dir;
@@ -296,7 +347,7 @@ int cli_target_leave(int fd)
 		p_err("cannot leave the current directory: %s", strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &target))
+	if (!mount_dev(fd_mnt_id(fd), dev, sizeof(dev)))
 		return 0;	/* the daemon says what is wrong with it */
 	dir = opendir("/proc/self/fd");
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -309,7 +360,7 @@ int cli_target_leave(int fd)
 	while (!err && (e = readdir(dir))) {
 		n = atoi(e->d_name);
 		if (e->d_name[0] == '.' || n == fd || n == dirfd(dir) ||
-		    n == null || fstat(n, &st) || st.st_dev != target.st_dev)
+		    n == null || !fd_on(n, dev))
 			continue;
 		if (n <= 2) {
 			p_err("standard %s is a file on the filesystem to "

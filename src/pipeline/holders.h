@@ -188,6 +188,7 @@ struct holder_fsrefs {
 };
 
 int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set);
+void holders_walk_buffers(struct holders *h, uint32_t kdev);
 int holders_fsrefs(struct holders *h, uint32_t s_dev,
 		   struct holder_fsrefs *refs);
 int holders_fsrefs_tasks(struct holders *h, uint32_t s_dev,

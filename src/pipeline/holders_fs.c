@@ -7,11 +7,13 @@
  * holders, the same walk names every process (its comm and real uid).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <bpf/bpf.h>
 
+#include "common/key.h"
 #include "holders.h"
 #include "holders.skel.h"
 
@@ -97,9 +99,11 @@ int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set)
 	int err;
 
 	h->skel->bss->holder_by_sb = 1;
+	holders_walk_buffers(h, s_dev);
 	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_sb_targets),
 			     &s_dev, h->fds_link, h->regrings_link,
 			     h->vmas_link, false, set);
+	holders_walk_buffers(h, 0);
 	h->skel->bss->holder_by_sb = 0;
 	return err;
 }
@@ -182,4 +186,62 @@ const char *holder_fsref_name(uint32_t kind)
 	default:
 		return "exe";
 	}
+}
+
+/*
+ * Filesystems none of whose pages a registered io_uring buffer can hold:
+ * io_uring pins a buffer with FOLL_WRITE | FOLL_LONGTERM, which 6.1's
+ * io_pin_pages() refuses for a file mapping that is neither shmem nor
+ * hugetlbfs, and which mm/gup.c refuses from 6.5 on for a shared mapping
+ * whose pages are written back (and a private one is copied: its pages
+ * are anonymous); a read-only filesystem's mapping cannot be written.
+ */
+static const char *const no_buffer_fs[] = {
+	"ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "msdos", "exfat",
+	"f2fs", "fuse", "fuseblk", "nfs", "nfs4", "ntfs3", "jfs", "udf",
+	"iso9660", "squashfs", "erofs",
+};
+
+/* Is the filesystem of @kdev (kernel encoding) one of no_buffer_fs? */
+static bool no_page_in_buffers(uint32_t kdev)
+{
+	char line[4096], dev[32], want[32], type[64];
+	bool found = false, no = true;
+	FILE *f;
+	size_t i;
+
+	snprintf(want, sizeof(want), "%u:%u", revoke_kdev_major(kdev),
+		 revoke_kdev_minor(kdev));
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char *sep = strstr(line, " - ");
+
+		if (sscanf(line, "%*d %*d %31s", dev) != 1 || strcmp(dev, want) ||
+		    !sep || sscanf(sep, " - %63s", type) != 1)
+			continue;
+		found = true;
+		for (i = 0; i < sizeof(no_buffer_fs) / sizeof(*no_buffer_fs); i++)
+			if (!strcmp(type, no_buffer_fs[i]))
+				break;
+		no &= i < sizeof(no_buffer_fs) / sizeof(*no_buffer_fs);
+	}
+	fclose(f);
+	return found && no;	/* not mounted here (a memfd): may be */
+}
+
+/**
+ * holders_walk_buffers() - whether the next searches walk the pages of
+ *	registered io_uring buffers
+ * @h: the loaded iterators
+ * @kdev: the filesystem searched (kernel encoding); 0: walk them
+ *
+ * A walk of every page of every buffer of every ring costs as much as
+ * the buffers are large, and one that reaches its bound is a failure; it
+ * is made only when the filesystem's pages can be in a buffer at all.
+ */
+void holders_walk_buffers(struct holders *h, uint32_t kdev)
+{
+	h->skel->bss->holder_skip_bufs = kdev && no_page_in_buffers(kdev);
 }

@@ -58,7 +58,7 @@ struct pipeline_failure {
 	pid_t pid;
 	pid_t tid;
 	const char *step;
-	char reason[48];
+	char reason[96];
 	long uid;
 	char comm[16];
 	bool settled;
@@ -79,7 +79,7 @@ struct pipeline_kill {
 	long uid;
 	char comm[16];
 	const char *step;
-	char reason[48];
+	char reason[96];
 	bool gone;
 };
 

@@ -115,9 +115,9 @@ static void handle_waiters(struct run *run, struct holder_work *w,
 	}
 	if (tracee_wait(&w->t, STOP_TIMEOUT_MS, w->why, sizeof(w->why)))
 		return;	/* it exited, and let go of everything */
-	if (w->t.unstopped)
+	if (w->t.unstopped > w->t.vforking)
 		pipeline_fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
-		     w->t.unstopped);
+		     w->t.unstopped - w->t.vforking);
 	substitute(file, &hf);
 	tracee_detach(&w->t);
 }
@@ -152,9 +152,9 @@ static void handle_stop(struct run *run, struct holder_work *w,
 		pipeline_fail(res, p->tgid, 0, "stop", "%s", why);
 		return;
 	}
-	if (t.unstopped)
+	if (t.unstopped > t.vforking)	/* a vfork()ing one holds nothing */
 		pipeline_fail(res, p->tgid, 0, "stop", "%d_threads_uninterruptible",
-		     t.unstopped);
+		     t.unstopped - t.vforking);
 	/*
 	 * What it maps now that it is stopped: the list to act on; and its
 	 * descriptors, if they are to be released (to wake its waiters,

@@ -149,6 +149,13 @@ static void note_slow(struct pipeline_result *res, const struct pipeline_slow *s
 	memmove(&res->slowest[at + 1], &res->slowest[at],
 		(res->nslowest - at) * sizeof(*s));
 	res->slowest[at] = *s;
+	if (!s->comm[0]) {	/* named once it is one of them */
+		long uid;
+
+		procfs_describe("/proc", s->pid, &uid, res->slowest[at].comm);
+		if (!res->slowest[at].comm[0])
+			strcpy(res->slowest[at].comm, "?");	/* gone */
+	}
 	res->nslowest++;
 }
 
@@ -161,9 +168,7 @@ static void note_slow(struct pipeline_result *res, const struct pipeline_slow *s
 void pipeline_note_time(struct pipeline_result *res, pid_t pid, uint64_t us)
 {
 	struct pipeline_slow s = { .pid = pid, .us = us };
-	long uid;
 
-	procfs_describe("/proc", pid, &uid, s.comm);
 	note_slow(res, &s);
 }
 

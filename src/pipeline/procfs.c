@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdbool.h>
 #include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "procfs.h"
@@ -131,6 +133,29 @@ void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16])
 	fclose(f);
 }
 
+/* Is system call @nr, first argument @a0, of process @tgid a vfork? */
+static bool vfork_call(pid_t tgid, long nr, unsigned long a0)
+{
+	struct iovec local, remote;
+	uint64_t flags = 0;
+
+#ifdef SYS_vfork
+	if (nr == SYS_vfork)
+		return true;
+#endif
+	if (nr == SYS_clone)
+		return a0 & CLONE_VFORK;
+#ifdef SYS_clone3
+	if (nr == SYS_clone3) {	/* struct clone_args, flags first */
+		local = (struct iovec){ &flags, sizeof(flags) };
+		remote = (struct iovec){ (void *)a0, sizeof(flags) };
+		return process_vm_readv(tgid, &local, 1, &remote, 1, 0) ==
+		       sizeof(flags) && (flags & CLONE_VFORK);
+	}
+#endif
+	return false;
+}
+
 /**
  * procfs_in_vfork() - is a thread asleep in vfork() until its child
  *	execs or exits?
@@ -138,10 +163,11 @@ void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16])
  * @tid: the thread
  *
  * Such a thread stops for no signal but SIGKILL, and for as long as the
- * child likes: /proc/TID/syscall names vfork() (or clone() with
- * CLONE_VFORK) and the thread sleeps in kernel_clone(), where
- * wait_for_vfork_done() waits (6.1, 6.12, 7.2).  A 32-bit process's
- * numbers are not looked at.
+ * child likes: /proc/TID/syscall names vfork(), or clone() or clone3()
+ * with CLONE_VFORK (glibc's posix_spawn(), system() and popen()), and the
+ * thread sleeps in kernel_clone(), where wait_for_vfork_done() waits
+ * (6.1, 6.12, 7.2).  A 32-bit process's calls are not told (their
+ * numbers differ): it waits out the stop's whole timeout.
  */
 bool procfs_in_vfork(pid_t tgid, pid_t tid)
 {
@@ -158,15 +184,8 @@ bool procfs_in_vfork(pid_t tgid, pid_t tid)
 	if (!fgets(buf, sizeof(buf), f) || sscanf(buf, "%ld %lx", &nr, &a0) < 1)
 		nr = -1;
 	fclose(f);
-#ifdef SYS_vfork
-	if (nr == SYS_vfork)
-		goto sleeping;
-#endif
-	if (nr != SYS_clone || !(a0 & CLONE_VFORK))
+	if (!vfork_call(tgid, nr, a0))
 		return false;
-#ifdef SYS_vfork
-sleeping:
-#endif
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/wchan", (int)tgid,
 		 (int)tid);
 	f = fopen(path, "re");

@@ -378,8 +378,10 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		goto fail;
 	}
 	for (i = 0; i < t->nr; i++)
-		if (t->th[i].tid && !t->th[i].stopped)
+		if (t->th[i].tid && !t->th[i].stopped) {
 			t->unstopped++;
+			t->vforking += t->th[i].in_vfork;
+		}
 	err = tracee_syscall_choose(t);
 	if (err == -ESRCH) {
 		/* alive (just checked), yet asleep where no signal reaches */
@@ -473,6 +475,7 @@ int tracee_wait(struct tracee *t, int timeout_ms, char *why, size_t whylen)
 			continue;
 		if (!th->stopped) {
 			t->unstopped++;
+			t->vforking += th->in_vfork;
 			continue;
 		}
 		if (!thread_of(t->tgid, th->tid)) {

@@ -67,6 +67,8 @@ struct tracee_thread {
  * @injector: index in @th of the thread that runs injected calls, or -1
  * @syscall_ip: address of a syscall instruction in the process
  * @unstopped: threads seized but not stopped in time (left to the reaper)
+ * @vforking: those of them asleep in vfork(), which hold nothing of
+ *	their own and touch nothing until their child execs or exits
  * @patched: @syscall_ip is an instruction we wrote (tracee_insn.c) over
  *	@patch_word, put back before any thread is let go
  * @patch_ip: where
@@ -80,6 +82,7 @@ struct tracee {
 	int injector;
 	unsigned long syscall_ip;
 	int unstopped;
+	int vforking;
 	bool patched;
 	unsigned long patch_ip;
 	unsigned long patch_word;

@@ -379,3 +379,15 @@ forced_unmount() {
 	grep -q " $D/m " /proc/self/mountinfo
 	! revoke-bpf list | grep -q filesystem
 }
+
+@test "btrfs: umount from a shell holding a file of another subvolume (its own st_dev) exits 0 with the super_block gone" {
+	make_fs btrfs "$D/m"
+	btrfs -q subvolume create "$D/m/sv"
+	echo data > "$D/m/sv/f"
+	[ "$(stat -c %d "$D/m/sv/f")" != "$(stat -c %d "$D/m")" ]
+	run busybox sh -c 'exec 7<"$1/sv/f"; revoke-bpf umount "$1"; echo "rc=$?"' - "$D/m"
+	echo "$output"
+	[ "${lines[-1]}" = "rc=0" ]
+	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
+	! grep -q " $D/m " /proc/self/mountinfo
+}
