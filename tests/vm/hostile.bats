@@ -399,7 +399,7 @@ json_add() {
 		[ "${ADD_RC[$i]}" -eq 0 ] || { echo "add $i exited ${ADD_RC[$i]}: ${ADD_OUT[$i]}"; return 1; }
 		[ "${ADD_US[$i]}" -lt 2000000 ] || { echo "add $i took ${ADD_US[$i]} us: ${ADD_OUT[$i]}"; return 1; }
 		case $i in
-		2) [[ ${ADD_OUT[$i]} == *"\"slowest\":[{\"pid\":$vparent,\"comm\":\"hostile\",\"us\":"* ]] &&
+		2) [[ ${ADD_OUT[$i]} == *"\"slowest\":["*"{\"pid\":$vparent,\"comm\":\"hostile\",\"us\":"* ]] &&
 		   [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":\"yes\"}]"* ]] ;;
 		3) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$tchild,\"uid\":65534,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$tparent\",\"gone\":\"yes\"}]"* ]] ;;
 		*) [[ ${ADD_OUT[$i]} == *'"failures":[],"killed":[]'* ]] ;;
