@@ -48,6 +48,18 @@
  *		The child says "ready pid=PARENT child=CHILD"; the parent
  *		says "vfork returned" if it ever runs again.
  *
+ *	hostile spawn FILE FIFO
+ *		maps FILE, then posix_spawn()s a child whose file action
+ *		opens FIFO, which blocks (glibc: clone3 with CLONE_VFORK, so
+ *		the parent sleeps until the child execs or exits); says
+ *		"ready pid=PID" from a thread first, and "spawned" if
+ *		posix_spawn() returns
+ *
+ *	hostile vfork-threads FILE
+ *		as vfork, with two more threads asleep in pause() beside the
+ *		vfork()ing one; after the child's "ready" line the parent,
+ *		once back, reads its mapping ("read after vfork" or SIGBUS)
+ *
  *	hostile stack FILE [PATH]
  *		maps FILE (MAP_SHARED), points its stack pointer at the
  *		middle of a page-aligned 8 KiB buffer of 'A' and spins there
@@ -59,7 +71,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -357,6 +371,59 @@ static int do_vfork(const char *path)
 	return 0;
 }
 
+static void *pause_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* Say "ready" once the main thread is asleep in posix_spawn(). */
+static void *spawn_ready(void *arg)
+{
+	usleep(200000);
+	say("ready pid=%d", (int)(long)arg);
+	return NULL;
+}
+
+static int do_spawn(const char *path, const char *fifo)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { "true", NULL };
+	pthread_t th;
+	pid_t child;
+
+	map = map_file(path, PROT_READ);
+	if (posix_spawn_file_actions_init(&fa) ||
+	    posix_spawn_file_actions_addopen(&fa, 0, fifo, O_RDONLY, 0) ||
+	    pthread_create(&th, NULL, spawn_ready, (void *)(long)getpid())) {
+		perror("spawn setup");
+		return 1;
+	}
+	if (posix_spawnp(&child, "true", &fa, NULL, argv, NULL)) {
+		perror("posix_spawn");
+		return 1;
+	}
+	say("spawned");
+	return 0;
+}
+
+static int do_vfork_threads(const char *path)
+{
+	pthread_t th;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (pthread_create(&th, NULL, pause_thread, NULL)) {
+			perror("pthread_create");
+			return 1;
+		}
+	do_vfork(path);
+	say("read after vfork: %c", map[0]);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "spin"))
@@ -370,10 +437,15 @@ int main(int argc, char **argv)
 		return do_stuck(argv[2], argv[3], argv[4], argv[5]);
 	if (argc == 3 && !strcmp(argv[1], "vfork"))
 		return do_vfork(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "vfork-threads"))
+		return do_vfork_threads(argv[2]);
+	if (argc == 4 && !strcmp(argv[1], "spawn"))
+		return do_spawn(argv[2], argv[3]);
 	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "stack"))
 		return do_stack(argv[2], argc == 4 ? argv[3] : NULL);
 	fprintf(stderr, "usage: hostile spin FILE FIFO | chain FILE FLAG | "
 		"traced FILE | stuck map|fd FILE PATH GO | vfork FILE | "
+		"vfork-threads FILE | spawn FILE FIFO | "
 		"stack FILE [PATH]\n");
 	return 2;
 }

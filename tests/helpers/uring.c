@@ -37,6 +37,10 @@
  *		own .bss (anonymous memory, nothing of PATH in it); after CMD,
  *		splice_out, then write_fixed and read_fixed through the
  *		buffer (which must still work: only the file is taken away)
+ *	uring anon-pool N --before CMD
+ *		one ring with N registered buffers, each over the same 64 MiB
+ *		of anonymous memory (N = 65: more pages than a walk's bound
+ *		of 2^20), and no file; after CMD, "alive"
  *	uring msgring PATH --before CMD
  *		as fifo, and a second ring with one empty slot; after CMD,
  *		msg_ring (IORING_MSG_SEND_FD of fixed file 0 to the second
@@ -414,6 +418,35 @@ static int mode_fixed_anonbuf(const char *path, const char *cmd)
 	return 0;
 }
 
+#define POOL_BYTES (64ul << 20)
+
+static int mode_anon_pool(const char *n, const char *cmd)
+{
+	int i, nr = atoi(n), ret;
+	struct io_uring ring;
+	struct iovec *iov;
+	void *pool;
+
+	pool = mmap(NULL, POOL_BYTES, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	iov = calloc(nr > 0 ? nr : 1, sizeof(*iov));
+	if (pool == MAP_FAILED || !iov || nr <= 0)
+		die("the pool", pool == MAP_FAILED ? errno : EINVAL);
+	madvise(pool, POOL_BYTES, MADV_NOHUGEPAGE);	/* a page a bvec */
+	memset(pool, 'P', POOL_BYTES);
+	for (i = 0; i < nr; i++)
+		iov[i] = (struct iovec){ pool, POOL_BYTES };
+	ret = io_uring_queue_init(4, &ring, 0);
+	if (!ret)
+		ret = io_uring_register_buffers(&ring, iov, (unsigned int)nr);
+	if (ret)
+		die("io_uring_register_buffers", ret);
+	run_before(cmd, &ring);
+	printf("alive\n");
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
 static int mode_msgring(const char *path, const char *cmd)
 {
 	struct io_uring ring, other;
@@ -444,8 +477,8 @@ int main(int argc, char **argv)
 	alarm(20);	/* a request that is never ended kills it: no hang */
 	if (argc != 5 || strcmp(argv[3], "--before")) {
 		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-sqpoll|fifo-pending|regring|"
-			"msgring|mapped|fixed-anonbuf "
-			"PATH|--memfd "
+			"msgring|mapped|fixed-anonbuf|anon-pool "
+			"PATH|--memfd|N "
 			"--before CMD\n");
 		return 2;
 	}
@@ -463,6 +496,8 @@ int main(int argc, char **argv)
 		return mode_regring(argv[2], argv[4]);
 	if (!strcmp(argv[1], "msgring"))
 		return mode_msgring(argv[2], argv[4]);
+	if (!strcmp(argv[1], "anon-pool"))
+		return mode_anon_pool(argv[2], argv[4]);
 	if (!strcmp(argv[1], "fixed-anonbuf"))
 		return mode_fixed_anonbuf(argv[2], argv[4]);
 	if (!strcmp(argv[1], "mapped"))

@@ -432,3 +432,41 @@ json_add() {
 	! kill -0 "$vparent" 2>/dev/null
 	wait_line "$D/out3" "child ended: signal KILL"
 }
+
+@test "a parent asleep in posix_spawn() (clone3 with CLONE_VFORK), its child blocked opening a FIFO, is killed as asleep_in_vfork without waiting out the stop" {
+	local f child
+	f=$(nobody_file)
+	mkfifo "$D/fifo"
+	"$HOSTILE" spawn "$f" "$D/fifo" > "$D/out" 2>&1 3>&- &
+	HOLDER_PID=$!
+	wait_ready_line "$D/out" "hostile spawn"
+	child=$(cat "/proc/$HOLDER_PID/task/$HOLDER_PID/children")
+	KILL+=($child)
+	grep -q '^State:[[:space:]]*D' "/proc/$HOLDER_PID/status"
+	run revoke-bpf add "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ ${lines[1]} == *", killed 1" ]]
+	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) uid 0: stop: asleep_in_vfork" ]
+	[ "${#lines[@]}" -eq 3 ]
+	holder_exits 137
+}
+
+@test "a parent with more threads, one asleep in vfork(), is not killed: its mapping is replaced through another thread" {
+	local f child
+	f=$(nobody_file)
+	"$HOSTILE" vfork-threads "$f" > "$D/out" 2>&1 3>&- &
+	HOLDER_PID=$!
+	wait_ready_line "$D/out" "hostile vfork-threads"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf add "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output != *killed* ]]
+	[[ $output != *failed:* ]]
+	# the child goes; the parent, back from vfork(), faults on the mapping
+	kill -9 "$child"
+	holder_exits 135
+	! grep -q '^read after vfork' "$D/out"
+}

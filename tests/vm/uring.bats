@@ -146,3 +146,22 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" \
 		"  killed: pid $pid (uring) uid 0: io_uring: ring_mapped_no_fd"
 }
+
+@test "add of an ext4 file does not walk registered buffers: a ring of 65 buffers over 64 MiB of anonymous memory (past the walk's bound) is left alone" {
+	local l
+	truncate -s 64M "$D/img"
+	l=$(losetup -f)
+	losetup "$l" "$D/img"
+	mke2fs -q -t ext4 "$l"
+	mkdir "$D/m"
+	mount "$l" "$D/m"
+	echo data > "$D/m/f"
+	run "$URING" anon-pool 65 --before "revoke-bpf add $D/m/f"
+	revoke-bpf del "$D/m/f" >/dev/null
+	umount "$D/m"
+	losetup -d "$l"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 0: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0" ]
+	[ "${lines[-1]}" = alive ]
+}
