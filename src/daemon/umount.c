@@ -76,7 +76,8 @@ static void umount_took(struct umount_result *r, enum umount_step step,
 /*
  * syncfs() the filesystem of @fd, an O_PATH descriptor, in a child, and
  * wait for it at most @timeout_ms.  Return "ok", an errno name, or
- * "timeout" (the child is left to finish, and reaped by the next umount).
+ * "timeout" (the child is killed, so that it is no holder of the
+ * filesystem, and reaped by the next umount).
  */
 static const char *umount_sync(int fd, unsigned int timeout_ms)
 {
@@ -100,6 +101,8 @@ static const char *umount_sync(int fd, unsigned int timeout_ms)
 	}
 	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pfd.fd >= 0 && poll(&pfd, 1, (int)timeout_ms) <= 0) {
+		/* its wait (a FUSE server that no longer answers) is killable */
+		syscall(SYS_pidfd_send_signal, pfd.fd, SIGKILL, NULL, 0);
 		close(pfd.fd);
 		return "timeout";
 	}

@@ -6,6 +6,7 @@
  * run by pipeline_policy.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,11 +28,15 @@ static bool want_release(const struct pipeline_opts *opts, bool by_default)
  */
 static bool release_by_default(const struct holder_set *set)
 {
+	struct statx stx;
 	char path[64];
-	struct stat st;
 	size_t i;
 
-	/* every holder holds the same inode: the first one still there says */
+	/*
+	 * every holder holds the same inode: the first one still there
+	 * says, from what the kernel has of it (AT_STATX_DONT_SYNC: the
+	 * server of a FUSE file that no longer answers is never asked)
+	 */
 	for (i = 0; i < set->nr; i++) {
 		const struct holder_proc *p = &set->procs[i];
 
@@ -39,10 +44,10 @@ static bool release_by_default(const struct holder_set *set)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p->tgid,
 			 p->fds[0]);
-		if (stat(path, &st))
+		if (statx(AT_FDCWD, path, AT_STATX_DONT_SYNC, STATX_TYPE, &stx))
 			continue;
-		return S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ||
-		       S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+		return S_ISCHR(stx.stx_mode) || S_ISBLK(stx.stx_mode) ||
+		       S_ISFIFO(stx.stx_mode) || S_ISSOCK(stx.stx_mode);
 	}
 	return false;
 }

@@ -470,3 +470,24 @@ json_add() {
 	holder_exits 135
 	! grep -q '^read after vfork' "$D/out"
 }
+
+@test "umount of a FUSE filesystem whose server no longer answers ends within its timeouts, exits 4 and names what stays" {
+	local cat t0=$SECONDS
+	mkdir "$D/fuse"
+	"$FUSEFILE" "$D/fuse" > "$D/fuse.out" 2>&1 3>&- &
+	FUSE_PID=$!
+	wait_line "$D/fuse.out" ready
+	cat "$D/fuse/hang" > /dev/null 2>&1 3>&- &
+	cat=$!
+	KILL+=("$cat")
+	wait_line "$D/fuse.out" hanging
+	run timeout 90 revoke-bpf umount "$D/fuse"
+	echo "$output"
+	[ "$status" -eq 4 ]
+	[ $((SECONDS - t0)) -lt 60 ]
+	echo "$output" | grep -Fxq "  sync: timeout"
+	echo "$output" | grep -Fxq "  failed: pid $cat (cat) uid 0: kill: alive_2000ms_after_SIGKILL"
+	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
+	# the daemon's own sync, killed when it timed out, is no holder
+	! echo "$output" | grep -q "(revoke-bpfd)"
+}
