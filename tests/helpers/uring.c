@@ -50,7 +50,8 @@
  * descriptor in $URING_FD; with --memfd, the memfd's inode in $URING_INO
  * and its filesystem in $URING_DEV (MAJ:MIN).  "leaked: TEXT" prints what
  * write_fixed wrote, if anything.  The process exits 0 once every line
- * is printed, 1 on a setup failure (with a message on stderr).
+ * is printed, 1 on a setup failure (with a message on stderr).  It is
+ * killed by SIGALRM after $URING_ALARM seconds (default 20).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -474,7 +475,8 @@ static int mode_msgring(const char *path, const char *cmd)
 
 int main(int argc, char **argv)
 {
-	alarm(20);	/* a request that is never ended kills it: no hang */
+	/* a request that is never ended kills it: no hang */
+	alarm(getenv("URING_ALARM") ? (unsigned int)atoi(getenv("URING_ALARM")) : 20);
 	if (argc != 5 || strcmp(argv[3], "--before")) {
 		fprintf(stderr, "usage: uring buffer|buffer-pending|fifo|fifo-sqpoll|fifo-pending|regring|"
 			"msgring|mapped|fixed-anonbuf|anon-pool "

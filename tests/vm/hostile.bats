@@ -339,7 +339,7 @@ json_add() {
 @test "nine hostile holders of nine files at once: each add under 2 s, only the traced child and the vfork parent killed" {
 	local i stopped vparent vchild tparent tchild spin mapper addr mem
 	local -a f ADD_RC ADD_OUT ADD_US
-	local uring=$REPO/build/tests/uring wait_go='touch "$0"; while [ ! -e "$1" ]; do sleep 0.05; done'
+	local uring="env URING_ALARM=120 $REPO/build/tests/uring" wait_go='touch "$0"; while [ ! -e "$1" ]; do sleep 0.05; done'
 	for i in 1 2 3 6 7 8; do f[$i]=$(nobody_file); done
 	for i in 4 5 9; do mkfifo -m 666 "$D/fifo$i"; f[$i]=$D/fifo$i; done
 	mkfifo -m 666 "$D/spinfifo"
@@ -376,16 +376,16 @@ json_add() {
 	dd bs=4096 skip=$((0x$addr / 4096)) count=1 <&"$mem" 2>/dev/null | grep -q MMMM
 	# 4: a ring polled by a kernel thread (SQPOLL); 5: a splice blocked in
 	# io-wq; 7: a registered buffer over the file's pages; 9: a fixed file
-	# beside a registered buffer of anonymous memory (last: each helper
-	# gives itself 20 s)
-	"$uring" fifo-sqpoll "${f[4]}" --before "sh -c '$wait_go' $D/up4 $D/go" > "$D/out4" 2>&1 3>&- &
+	# beside a registered buffer of anonymous memory (last, and each
+	# given 120 s before its alarm: the adds take turns)
+	$uring fifo-sqpoll "${f[4]}" --before "sh -c '$wait_go' $D/up4 $D/go" > "$D/out4" 2>&1 3>&- &
 	KILL+=("$!")
-	"$uring" fifo-pending "${f[5]}" --before "sh -c '$wait_go' $D/up5 $D/go" > "$D/out5" 2>&1 3>&- &
+	$uring fifo-pending "${f[5]}" --before "sh -c '$wait_go' $D/up5 $D/go" > "$D/out5" 2>&1 3>&- &
 	KILL+=("$!")
 	page S > "${f[7]}"
-	"$uring" buffer "${f[7]}" --before "sh -c '$wait_go' $D/up7 $D/go" > "$D/out7" 2>&1 3>&- &
+	$uring buffer "${f[7]}" --before "sh -c '$wait_go' $D/up7 $D/go" > "$D/out7" 2>&1 3>&- &
 	KILL+=("$!")
-	"$uring" fixed-anonbuf "${f[9]}" --before "sh -c '$wait_go' $D/up9 $D/go" > "$D/out9" 2>&1 3>&- &
+	$uring fixed-anonbuf "${f[9]}" --before "sh -c '$wait_go' $D/up9 $D/go" > "$D/out9" 2>&1 3>&- &
 	KILL+=("$!")
 	for i in 4 5 7 9; do wait_file "$D/up$i"; done
 	echo "# set up in $SECONDS s" >&3
