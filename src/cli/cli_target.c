@@ -322,6 +322,19 @@ static bool fd_on(int n, const char *dev)
 	return mount_dev(fd_mnt_id(n), d, sizeof(d)) && !strcmp(d, dev);
 }
 
+/* Is this program's executable on the filesystem @dev (MAJ:MIN)? */
+static bool runs_from(const char *dev)
+{
+	int exe = open("/proc/self/exe", O_PATH | O_CLOEXEC);
+	bool on;
+
+	if (exe < 0)
+		return false;
+	on = fd_on(exe, dev);
+	close(exe);
+	return on;
+}
+
 /**
  * cli_target_leave() - stand on nothing of the filesystem to unmount
  * @fd: the descriptor of its mount point, to be sent (kept)
@@ -330,7 +343,8 @@ static bool fd_on(int n, const char *dev)
  * filesystem busy: this process leaves its current directory for "/", and
  * every other descriptor it inherited of that filesystem (a shell's
  * "exec 7<FILE"), through any of its mounts, is made /dev/null.  Standard
- * input, output or error on it is an error, not silently lost.  Nothing
+ * input, output or error on it is an error, not silently lost, and so is
+ * this program running from it (the daemon would end it).  Nothing
  * is stat()ed: a FUSE server that no longer answers would hang it; the
  * mount each descriptor is on is read from /proc.
  *
@@ -349,6 +363,11 @@ int cli_target_leave(int fd)
 	}
 	if (!mount_dev(fd_mnt_id(fd), dev, sizeof(dev)))
 		return 0;	/* the daemon says what is wrong with it */
+	if (runs_from(dev)) {
+		p_err("this command runs from the filesystem to unmount (its "
+		      "executable is on it); run a copy from elsewhere");
+		return -1;
+	}
 	dir = opendir("/proc/self/fd");
 	null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (!dir || null < 0) {

@@ -391,3 +391,14 @@ forced_unmount() {
 	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
 	! grep -q " $D/m " /proc/self/mountinfo
 }
+
+@test "umount by a copy of revoke-bpf that runs from the filesystem is refused with one line and leaves it mounted" {
+	make_fs ext4 "$D/m"
+	cp "$(command -v revoke-bpf)" "$D/m/revoke-bpf"
+	run "$D/m/revoke-bpf" umount "$D/m"
+	[ "$status" -eq 1 ]
+	[[ $output == "revoke-bpf: "*"this command runs from the filesystem to unmount (its executable is on it); run a copy from elsewhere" ]]
+	[ "${#lines[@]}" -eq 1 ]
+	grep -q " $D/m " /proc/self/mountinfo
+	! revoke-bpf list | grep -q filesystem
+}
