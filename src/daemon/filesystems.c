@@ -296,39 +296,6 @@ int filesystems_list(struct daemon *d, struct rbuf *body)
 	return super_set_for_each(&d->rb, filesystems_list_one, body);
 }
 
-/* The whole of /proc/self/mountinfo, NUL-terminated, or NULL. */
-static char *filesystems_read_mountinfo(void)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap), *more;
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || !buf)
-		goto fail;
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len > 1)
-			continue;
-		more = realloc(buf, cap * 2);
-		if (!more)
-			goto fail;
-		buf = more;
-		cap *= 2;
-	}
-	if (n < 0)
-		goto fail;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
-}
-
 /*
  * Name @t's super_block by the kernel's ident of an O_PATH descriptor of
  * @path, a mount point of it in the daemon's namespace, if it is still
@@ -406,16 +373,12 @@ static void filesystems_take(struct daemon *d, const struct fs_mount *m,
 int filesystems_mounted_from(struct daemon *d, const uint32_t *rdevs,
 			     size_t nr, struct fs_target *out, size_t max)
 {
-	char *text = filesystems_read_mountinfo();
 	struct fs_mount_table tab;
 	size_t i, j, found = 0;
 	uint32_t s_dev;
 	int err;
 
-	if (!text)
-		return -EIO;
-	err = fs_mounts_parse(text, strlen(text), &tab);
-	free(text);
+	err = fs_mounts_read_self(&tab);
 	if (err)
 		return err;
 	for (i = 0; i < tab.nr; i++) {

@@ -42,9 +42,6 @@
 #define UMOUNT_DEPTH_MAX 4
 /* How many namespaces with a locked copy one filesystem's unmount ends */
 #define UMOUNT_NS_MAX 16
-/* EBUSY retries of a forced unmount after the pipeline (0.5 s in all) */
-#define UMOUNT_BUSY_TRIES 10
-#define UMOUNT_BUSY_WAIT_US 50000
 
 /**
  * struct umount_run - one umount_super()
@@ -149,23 +146,6 @@ static bool umount_busy(const struct fs_pins_report *rep)
 					 rep->step[i].kind != FS_PINS_UMOUNT))
 			return false;
 	return rep->failed;
-}
-
-/*
- * A mount still busy right after the pipeline may be a reference on its
- * way out: a holder just let go drops what it closed or unmapped only
- * once it runs again (a deferred fput()), a killed one once it has
- * exited.  Try again, UMOUNT_BUSY_TRIES times UMOUNT_BUSY_WAIT_US apart.
- */
-static void umount_busy_retry(struct fs_pins *pins, struct fs_pins_report *rep)
-{
-	int i;
-
-	for (i = 0; i < UMOUNT_BUSY_TRIES && umount_busy(rep); i++) {
-		usleep(UMOUNT_BUSY_WAIT_US);
-		fs_release_report_free(rep);
-		fs_release(pins, rep);
-	}
 }
 
 /* Why a mount of @s_dev is still busy: who stands on it, if anyone does. */
@@ -352,7 +332,6 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 		goto out;
 	}
 	fs_release(&pins, &rep);
-	umount_busy_retry(&pins, &rep);
 	fs_release_print(&u->r->lines, &pins, &rep);
 	if (rep.failed && umount_locked(u, &rep)) {
 		/* their namespaces went with them: what is left of its mounts */

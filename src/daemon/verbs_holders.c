@@ -218,8 +218,10 @@ static int verbs_holders_find(struct daemon *d, pid_t peer, uint32_t s_dev,
 	holders_skip(h, getpid(), peer);
 	if (!keys)
 		err = holders_find_fs(h, s_dev, &sets[0]);
+	holders_walk_buffers(h, s_dev);		/* its files' filesystem */
 	for (i = 0; keys && i < nkeys && !err; i++)
 		err = holders_find(h, &keys[i], &sets[i]);
+	holders_walk_buffers(h, 0);
 	if (!err)
 		err = holders_fsrefs_tasks(h, s_dev, &t->refs);
 	holders_skip(h, getpid(), 0);

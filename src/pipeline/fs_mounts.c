@@ -6,10 +6,12 @@
  * never by stat().
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "fs_pins.h"
 
@@ -279,3 +281,53 @@ void fs_mounts_sort(struct fs_pins_mount *m, size_t nr)
 	qsort(m, nr, sizeof(*m), cmp_mount);
 }
 
+/* The whole of /proc/self/mountinfo, NUL-terminated, or NULL. */
+static char *read_self(void)
+{
+	size_t len = 0, cap = 65536;
+	char *buf = malloc(cap), *more;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len > 1)
+			continue;
+		more = realloc(buf, cap * 2);
+		if (!more)
+			goto fail;
+		buf = more;
+		cap *= 2;
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/**
+ * fs_mounts_read_self() - revoke-bpfd's own mountinfo, parsed
+ * @t: the result; fs_mounts_table_free() it
+ *
+ * Return: 0, -EIO if it cannot be read, or fs_mounts_parse()'s error.
+ */
+int fs_mounts_read_self(struct fs_mount_table *t)
+{
+	char *text = read_self();
+	int err;
+
+	if (!text)
+		return -EIO;
+	err = fs_mounts_parse(text, strlen(text), t);
+	free(text);
+	return err;
+}

@@ -223,6 +223,7 @@ bool fs_gone_wait(dev_t s_dev, const char *source, int timeout_ms,
 void fs_mounts_unescape(char *s);
 int fs_mounts_parse(const char *text, size_t len, struct fs_mount_table *t);
 void fs_mounts_table_free(struct fs_mount_table *t);
+int fs_mounts_read_self(struct fs_mount_table *t);
 bool fs_mounts_is_prefix(const char *mnt, const char *path);
 const struct fs_mount *fs_mounts_lookup(const struct fs_mount_table *t,
 					const char *path);

@@ -11,7 +11,8 @@
  *     EBUSY with that filesystem: the caller releases that one first;
  *  3. in each namespace, innermost first, umount2(UMOUNT_NOFOLLOW) of the
  *     mounts below the filesystem and then of the filesystem's own,
- *     never MNT_DETACH: a mount still in use fails with EBUSY and stays,
+ *     never MNT_DETACH: a mount still in use fails with EBUSY (after
+ *     half a second of retries) and stays,
  *     and one whose namespace's owner locked it (MNT_LOCKED, in a mount
  *     namespace that a user namespace owns) fails with EINVAL.  Just
  *     before each umount2() the namespace's mountinfo is read again: a
@@ -38,6 +39,10 @@
 
 #include "common/common.h"
 #include "fs_pins.h"
+
+/* EBUSY retries of one umount2() (0.5 s in all) */
+#define BUSY_TRIES 10
+#define BUSY_WAIT_US 50000
 
 #define GONE (-1)
 
@@ -132,7 +137,7 @@ static int enter_parent(const char *path, const char **base)
 	return err;
 }
 
-static int do_umount(const struct req *q, int procfd)
+static int umount_once(const struct req *q, int procfd)
 {
 	const char *base;
 	int present, err;
@@ -149,6 +154,22 @@ static int do_umount(const struct req *q, int procfd)
 		err = errno;
 	if (chdir("/") && !err)
 		err = errno;
+	return err;
+}
+
+/*
+ * A mount still busy right after the pipeline may be a reference on its
+ * way out (a holder just let go drops what it closed or unmapped only
+ * once it runs again, a deferred fput(); a killed one once it has
+ * exited): EBUSY is tried again, mountinfo read anew each time,
+ * BUSY_TRIES times BUSY_WAIT_US apart.
+ */
+static int do_umount(const struct req *q, int procfd)
+{
+	int i, err;
+
+	for (i = 0; (err = umount_once(q, procfd)) == EBUSY && i < BUSY_TRIES; i++)
+		usleep(BUSY_WAIT_US);
 	return err;
 }
 

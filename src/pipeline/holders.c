@@ -302,14 +302,9 @@ int holders_search(struct holders *h, int map, const void *key,
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set)
 {
-	int err;
-
-	holders_walk_buffers(h, key->dev);
-	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_targets), key,
-			     h->fds_link, h->regrings_link, h->vmas_link, true,
-			     set);
-	holders_walk_buffers(h, 0);
-	return err;
+	return holders_search(h, bpf_map__fd(h->skel->maps.holder_targets),
+			      key, h->fds_link, h->regrings_link, h->vmas_link,
+			      true, set);
 }
 
 /**
@@ -372,10 +367,8 @@ int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
 			goto out;
 		}
 	}
-	holders_walk_buffers(h, key->dev);
 	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_targets), key,
 			     fds, regrings, vmas, false, set);
-	holders_walk_buffers(h, 0);
 out:
 	bpf_link__destroy(regrings);
 	bpf_link__destroy(fds);

@@ -7,13 +7,14 @@
  * holders, the same walk names every process (its comm and real uid).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include <bpf/bpf.h>
 
 #include "common/key.h"
+#include "fs_pins.h"
 #include "holders.h"
 #include "holders.skel.h"
 
@@ -202,33 +203,38 @@ static const char *const no_buffer_fs[] = {
 	"iso9660", "squashfs", "erofs",
 };
 
-/* Is the filesystem of @kdev (kernel encoding) one of no_buffer_fs? */
-static bool no_page_in_buffers(uint32_t kdev)
+static bool no_buffer_type(const char *fstype)
 {
-	char line[4096], dev[32], want[32], type[64];
-	bool found = false, no = true;
-	FILE *f;
 	size_t i;
 
-	snprintf(want, sizeof(want), "%u:%u", revoke_kdev_major(kdev),
-		 revoke_kdev_minor(kdev));
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
+	for (i = 0; i < sizeof(no_buffer_fs) / sizeof(*no_buffer_fs); i++)
+		if (!strcmp(fstype, no_buffer_fs[i]))
+			return true;
+	return false;
+}
 
-		if (sscanf(line, "%*d %*d %31s", dev) != 1 || strcmp(dev, want) ||
-		    !sep || sscanf(sep, " - %63s", type) != 1)
+/*
+ * Is the filesystem of @kdev (kernel encoding) one of no_buffer_fs, by
+ * every mount of it revoke-bpfd sees?  One it does not see (a memfd's)
+ * may be in a buffer.
+ */
+static bool no_page_in_buffers(uint32_t kdev)
+{
+	dev_t dev = makedev(revoke_kdev_major(kdev), revoke_kdev_minor(kdev));
+	struct fs_mount_table t;
+	bool found = false, no = true;
+	size_t i;
+
+	if (fs_mounts_read_self(&t))
+		return false;
+	for (i = 0; i < t.nr; i++) {
+		if (t.m[i].dev != dev)
 			continue;
 		found = true;
-		for (i = 0; i < sizeof(no_buffer_fs) / sizeof(*no_buffer_fs); i++)
-			if (!strcmp(type, no_buffer_fs[i]))
-				break;
-		no &= i < sizeof(no_buffer_fs) / sizeof(*no_buffer_fs);
+		no &= no_buffer_type(t.m[i].fstype);
 	}
-	fclose(f);
-	return found && no;	/* not mounted here (a memfd): may be */
+	fs_mounts_table_free(&t);
+	return found && no;
 }
 
 /**
@@ -240,6 +246,9 @@ static bool no_page_in_buffers(uint32_t kdev)
  * A walk of every page of every buffer of every ring costs as much as
  * the buffers are large, and one that reaches its bound is a failure; it
  * is made only when the filesystem's pages can be in a buffer at all.
+ * Set once for all the searches of one filesystem's files, by whoever
+ * makes them (pipeline_passes(), the holders verb; holders_find_fs() on
+ * its own), since it reads /proc/self/mountinfo: not once per holder.
  */
 void holders_walk_buffers(struct holders *h, uint32_t kdev)
 {

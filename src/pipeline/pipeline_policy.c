@@ -304,6 +304,8 @@ int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
 	size_t first;
 	int pass, n, err = 0;
 
+	/* one look at its filesystem for every search and scan below */
+	holders_walk_buffers(&pl->holders, key->dev);
 	for (pass = 0; pass < PASSES_MAX; pass++) {
 		err = holders_find(&pl->holders, key, &set);
 		if (err && !pass)
@@ -332,6 +334,7 @@ int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
 	if (pass == PASSES_MAX)
 		pipeline_fail(res, 0, 0, "rescan", "new_holders_after_%d_passes",
 			      PASSES_MAX);
+	holders_walk_buffers(&pl->holders, 0);
 	free(seen.tgid);
 	free(seen.start);
 	return err;

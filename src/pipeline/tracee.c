@@ -385,7 +385,7 @@ int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 	err = tracee_syscall_choose(t);
 	if (err == -ESRCH) {
 		/* alive (just checked), yet asleep where no signal reaches */
-		snprintf(why, whylen, tracee_any_in_vfork(t) ? "asleep_in_vfork" :
+		snprintf(why, whylen, t->vforking ? "asleep_in_vfork" :
 			 "no_thread_stopped");
 		err = -EAGAIN;
 		goto fail;

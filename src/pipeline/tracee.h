@@ -110,7 +110,6 @@ int tracee_wait_thread(struct tracee_thread *th, int *status,
 bool tracee_signal_stop(int status);
 void tracee_lose_thread(struct tracee_thread *th);
 void tracee_wait_stops(struct tracee *t, uint64_t deadline);
-bool tracee_any_in_vfork(const struct tracee *t);
 int tracee_syscall_choose(struct tracee *t);
 int tracee_syscall_step_trap(pid_t tid, int status);
 

@@ -54,20 +54,6 @@ static void wait_stops(struct tracee *t, uint64_t deadline)
 	}
 }
 
-/**
- * tracee_any_in_vfork() - did some thread not stop, asleep in vfork()?
- * @t: from tracee_wait_stops()
- */
-bool tracee_any_in_vfork(const struct tracee *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->th[i].tid && t->th[i].in_vfork)
-			return true;
-	return false;
-}
-
 /* How long a thread may take to stop before it is looked at for vfork() */
 #define VFORK_LOOK_NS 100000000ull
 

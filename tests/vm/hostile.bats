@@ -314,17 +314,6 @@ fuse_stuck() {
 	[ "$status" -eq 0 ]
 }
 
-# wait_file PATH: wait up to 10 s until PATH exists.
-wait_file() {
-	local i
-	for i in $(seq 1 200); do
-		[ -e "$1" ] && return 0
-		sleep 0.05
-	done
-	echo "no $1" >&2
-	return 1
-}
-
 # json_add N FILE: "revoke-bpf --json add FILE"; its exit status, output
 # and the pipeline's time (total_us) in ADD_RC[N], ADD_OUT[N], ADD_US[N].
 json_add() {
@@ -387,7 +376,7 @@ json_add() {
 	KILL+=("$!")
 	$uring fixed-anonbuf "${f[9]}" --before "sh -c '$wait_go' $D/up9 $D/go" > "$D/out9" 2>&1 3>&- &
 	KILL+=("$!")
-	for i in 4 5 7 9; do wait_file "$D/up$i"; done
+	for i in 4 5 7 9; do until_true test -e "$D/up$i"; done
 	echo "# set up in $SECONDS s" >&3
 	sleep 0.3	# the spinner past its last call, the splice in io-wq
 
