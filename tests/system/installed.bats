@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# revoke-bpf as users install it: the Debian package (make deb) installed
+# by apt in a Debian system booted with systemd as PID 1, udevd and
+# journald (tests/vm/run --system); revoke-bpfd started by systemd under
+# the shipped unit, its sandbox included.  Each test is a job of the
+# daemon that the unit must allow, seen from outside: as a user, through
+# systemctl, journalctl, udev and apt.  The tests build on each other in
+# order (one boot, one install): the last ones stop the daemon and remove
+# the package.
+
+load lib
+
+DISK_POLICY='revoke subsystem=block DEVNAME=/dev/sd* DEVTYPE=disk'
+POLICY=/etc/revoke-bpf/policy.conf
+
+setup_file() {
+	local out
+	out=$(apt-get install -y -q "$DEBS"/revoke-bpf_*_amd64.deb \
+		"$DEBS"/librevoke-dev_*_amd64.deb 2>&1) || { echo "$out" >&2; return 1; }
+	# scsi_debug's disk, sda, for the removals below; loop for a filesystem
+	modprobe scsi_debug
+	udevadm settle -t 20
+}
+
+setup() {
+	D=$(mktemp -d /tmp/system.XXXXXX)
+	chmod 755 "$D"	# holders run as nobody
+	KILL=()
+	journal_mark
+}
+
+teardown() {
+	kill_holders
+	umount "$D/m" 2>/dev/null || true
+}
+
+# rescan: let scsi_debug's disk come back, as sda.
+rescan() {
+	local h
+	for h in /sys/class/scsi_host/host*/scan; do
+		echo "- - -" > "$h"
+	done
+	udevadm settle -t 20
+	until_true test -b /dev/sda
+}
+
+# remove_disk: hold sda, delete it as a hot-unplug does; sets HOLDER.
+remove_disk() {
+	[ -b /dev/sda ] || rescan
+	bg bash -c 'exec 7</dev/sda; exec sleep 1000'
+	HOLDER=$BG
+	until_true test -e "/proc/$HOLDER/fd/7"
+	echo 1 > /sys/block/sda/device/delete
+}
+
+# ext4_at DIR: a new ext4 filesystem mounted at DIR, with a file "data".
+ext4_at() {
+	truncate -s 32M "$D/img"
+	mkfs.ext4 -q "$D/img"
+	mkdir -p "$1"
+	mount -o loop "$D/img" "$1"
+	echo "some content" > "$1/data"
+	mkdir "$1/d"
+	chmod -R a+rwX "$1"
+}
+
+@test "apt installs the package, and systemd starts revoke-bpfd enabled and idle" {
+	[ "$(systemctl is-enabled "$UNIT")" = enabled ]
+	until_true active
+	[ "$(systemctl show -p StatusText --value "$UNIT")" = "idle: nothing revoked" ]
+	# what the package put where systemd and udev look
+	[ "$(systemctl show -p FragmentPath --value "$UNIT")" = /lib/systemd/system/revoke-bpfd.service ]
+	[ -e /lib/udev/rules.d/60-revoke-bpf.rules ]
+	dpkg-query -W -f '${Conffiles}\n' revoke-bpf | grep -q '^ /etc/revoke-bpf/policy.conf '
+}
+
+@test "the default policy kills another user's traced holder with SIGKILL, and names it" {
+	local f child
+	f=$D/file
+	echo data > "$f"
+	chmod 666 "$f"
+	"$ASUSER" 65534 "$HOSTILE" traced "$f" >"$D/out" 2>&1 3>&- &
+	KILL+=($!)
+	until_true grep -q '^ready' "$D/out"
+	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
+	KILL+=("$child")
+	run revoke-bpf add "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[2]}" = "  killed: pid $child (hostile) uid 65534: stop: traced_by_pid_${KILL[0]}" ]
+	until_true grep -qx "child ended: signal KILL" "$D/out"
+	revoke-bpf del "$f" >/dev/null
+}
+
+@test "umount of a busy filesystem in the host's mount namespace ends gone" {
+	local cw
+	ext4_at "$D/m"
+	bg "$ASUSER" 65534 bash -c 'cd "$0/d" && exec 7<"$0/data" && exec sleep 1000' "$D/m"
+	cw=$BG
+	until_true cwd_is "$cw" "$D/m/d"
+	run revoke-bpf umount "$D/m"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
+	! grep -q " $D/m " /proc/self/mountinfo
+	# the holder lives on, moved to /
+	[ "$(readlink "/proc/$cw/cwd")" = / ]
+}
+
+@test "umount of a filesystem also mounted in a second mount namespace ends gone in both" {
+	local ns
+	ext4_at "$D/m"
+	bg unshare -m --propagation private sleep 1000
+	ns=$BG
+	until_true grep -q " $D/m " "/proc/$ns/mountinfo"
+	run revoke-bpf umount "$D/m"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
+	! grep -q " $D/m " /proc/self/mountinfo
+	! grep -q " $D/m " "/proc/$ns/mountinfo"
+}
+
+@test "with source netlink in the policy, a removed disk is revoked from the kernel's own uevents" {
+	printf 'source netlink\n%s\n' "$DISK_POLICY" > "$POLICY"
+	run revoke-bpf reload
+	echo "$output"
+	[ "$output" = "policy=$POLICY rules=1 source=netlink" ]
+	remove_disk
+	wait_journal "uevent remove block 8:0: policy line 2, mode release"
+	wait_journal "pipeline rdev=8:0: holders=1 fds=1"
+	revoke-bpf list | grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=netlink$'
+	ls -l "/proc/$HOLDER/fd/7" | grep -qF '/memfd:revoke-bpf-dead (deleted)'
+}
+
+@test "with the installed udev rule and udevd, a removed disk is revoked" {
+	printf '%s\n' "$DISK_POLICY" > "$POLICY"
+	run revoke-bpf reload
+	[ "$output" = "policy=$POLICY rules=1 source=udev" ]
+	remove_disk
+	wait_journal "uevent remove block 8:0: policy line 1, mode release"
+	wait_journal "pipeline rdev=8:0: holders=1 fds=1"
+	revoke-bpf list | grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=udev$'
+	ls -l "/proc/$HOLDER/fd/7" | grep -qF '/memfd:revoke-bpf-dead (deleted)'
+}
+
+@test "systemctl reload rereads the policy" {
+	printf '%s\n%s\n' "$DISK_POLICY" 'revoke subsystem=input' > "$POLICY"
+	systemctl reload "$UNIT"
+	wait_journal "policy $POLICY: 2 rules, source udev"
+	run revoke-bpf reload
+	[ "$output" = "policy=$POLICY rules=2 source=udev" ]
+}
+
+@test "journalctl -p err shows a refused policy with its line, and no prefix" {
+	printf 'revoke mode=sometimes\n' > "$POLICY"
+	systemctl reload "$UNIT"
+	wait_journal "$POLICY: line 1: mode must be given once" -p err
+	# the journal names the unit: no "revoke-bpfd: " in the message
+	! journal_since -p err | grep -q '^revoke-bpfd: '
+	# what is not an error is not logged as one
+	! journal_since -p err | grep -q 'ready, listening'
+	printf '%s\n' "$DISK_POLICY" > "$POLICY"
+	systemctl reload "$UNIT"
+}
+
+@test "systemctl stop keeps enforcing: a revoked file stays revoked" {
+	echo secret > /srv/secret
+	revoke-bpf add /srv/secret >/dev/null
+	systemctl stop "$UNIT"
+	[ "$(systemctl is-active "$UNIT")" = inactive ]
+	run cat /srv/secret
+	[ "$status" -eq 1 ]
+	[ "$output" = "cat: /srv/secret: Input/output error" ]
+}
+
+@test "apt remove lifts every revocation, and says so" {
+	run apt-get remove -y -q revoke-bpf
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "revoke-bpf: every revocation is lifted"
+	[ "$(cat /srv/secret)" = secret ]
+	[ ! -e /sys/fs/bpf/revoke-bpf ]
+}
