@@ -11,6 +11,10 @@
 #      the hook rows on 6.1 and 6.12, the rest on 6.1)
 #   5. BATS suites in tests/vm, inside the guest, once on each of kernels
 #      newest, 6.12 and 6.1 (tests/vm/suite)
+#   6. the installed-system suite, tests/system: the Debian package (make
+#      deb, built by tests/host/deb.bats in step 2) installed by apt in a
+#      Debian system booted with systemd, on each of the three kernels
+#      (tests/system/suite)
 #
 # Every suite speaks TAP; its "ok" and "not ok" lines are tallied.  A
 # suite that dies without a plan counts as a failure.
@@ -30,6 +34,8 @@ passed=0 failed=0
 GUESTS=${REVOKE_CHECK_GUESTS:-3}
 # seconds of wall time each VM suite may take, side by side with the rest
 VM_BUDGET=${REVOKE_VM_BUDGET:-2400}
+# and each installed-system suite (one boot of a Debian system)
+SYSTEM_BUDGET=${REVOKE_SYSTEM_BUDGET:-400}
 OUT=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$OUT"' EXIT
 
@@ -154,6 +160,10 @@ bench() {
 	fi
 	echo "1..2"
 }
+# the package was built by tests/host/deb.bats above: its make deb is done
+for kernel in newest 6.12 6.1; do
+	guest "system ($kernel): tests/system" "$SYSTEM_BUDGET" tests/system/suite --kernel "$kernel"
+done
 guest "bench: bench/run --quick" "" bench
 guest "host: tests/host/vm_harness.bats (boots its own guests)" "" bats --tap tests/host/vm_harness.bats
 wait_below 1
