@@ -112,9 +112,9 @@ setup() {
 	[ "$output" = "revoke-bpf: list: unexpected argument '12'" ]
 }
 
-@test "revoke-bpfd refuses to run as a user other than root" {
+@test "revoke-bpfd refuses to run as a user other than root, with exit status 4" {
 	run "$REPO/build/tests/asuser" 65534 "$DAEMON"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 4 ]
 	[ "$output" = "revoke-bpfd: must run as root (it loads BPF LSM programs and reads every process's files)" ]
 }
 
@@ -125,6 +125,40 @@ setup() {
 		[ "$status" -eq 2 ]
 		[ "$output" = "revoke-bpfd: --max-entries '$n' is not a number from 1 to 67108864" ]
 	done
+}
+
+@test "revoke-bpfd: an unknown option is one line and exit status 2" {
+	run "$DAEMON" --frob
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpfd: unrecognized option '--frob'; try 'revoke-bpfd --help'" ]
+	run "$DAEMON" --pin-dir
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpfd: option '--pin-dir' needs an argument; try 'revoke-bpfd --help'" ]
+}
+
+@test "revoke-bpfd: a bad policy file or --group is exit status 6, before the socket is made" {
+	[ "$(id -u)" -eq 0 ] || skip "the checks come after the one for root"
+	local sock=$BATS_TEST_TMPDIR/run/control.sock
+	echo "revoke mode=frob" > "$BATS_TEST_TMPDIR/policy.conf"
+	run "$DAEMON" --socket "$sock" --policy "$BATS_TEST_TMPDIR/policy.conf"
+	[ "$status" -eq 6 ]
+	[ "$output" = "revoke-bpfd: $BATS_TEST_TMPDIR/policy.conf: line 1: mode must be given once, as deny, revoke, release or umount" ]
+	run "$DAEMON" --socket "$sock" --group no-such-group-revoke
+	[ "$status" -eq 6 ]
+	[ "$output" = "revoke-bpfd: --group 'no-such-group-revoke': no such group" ]
+	[ ! -e "$sock" ]
+}
+
+@test "revoke-bpfd writes <3> and no name when stderr is the journal's stream" {
+	local err=$BATS_TEST_TMPDIR/stderr
+	: > "$err"
+	local rc=0
+	JOURNAL_STREAM=$(stat -c %d:%i "$err") "$DAEMON" --max-entries 0 2>>"$err" || rc=$?
+	[ "$rc" -eq 2 ]
+	[ "$(cat "$err")" = "<3>--max-entries '0' is not a number from 1 to 67108864" ]
+	# the same stream named, but stderr elsewhere: the usual line
+	run env JOURNAL_STREAM="$(stat -c %d:%i "$err")" "$DAEMON" --max-entries 0
+	[ "$output" = "revoke-bpfd: --max-entries '0' is not a number from 1 to 67108864" ]
 }
 
 @test "revoke-bpfd --help and --version" {
