@@ -112,6 +112,29 @@ setup() {
 	[ "$output" = "revoke-bpf: list: unexpected argument '12'" ]
 }
 
+@test "uevent with no daemon there exits 0 and says nothing: the udev rule logs no failure" {
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8 MINOR=0 \
+		"$CLI" --socket "$NOSOCK" uevent
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# a socket a killed daemon left behind: nobody listens on it
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$BATS_TEST_TMPDIR/stale.sock"
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8 MINOR=0 \
+		"$CLI" --socket "$BATS_TEST_TMPDIR/stale.sock" uevent
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "uevent with a malformed event is still a one-line error, daemon or not" {
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8x MINOR=0 \
+		"$CLI" --socket "$NOSOCK" uevent
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: uevent: ACTION 'remove' or MAJOR:MINOR '8x:0' is malformed" ]
+	run env -i "$CLI" --socket "$NOSOCK" uevent
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: uevent: ACTION, SUBSYSTEM, MAJOR and MINOR must be set, as udev's RUN+= sets them for a device node" ]
+}
+
 @test "revoke-bpfd refuses to run as a user other than root, with exit status 4" {
 	run "$REPO/build/tests/asuser" 65534 "$DAEMON"
 	[ "$status" -eq 4 ]
