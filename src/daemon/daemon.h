@@ -90,7 +90,10 @@ struct devices_parts {
  * @stale: a request or a uevent was handled since the last count
  * @attaches: the store's attaches at the last count
  * @detaches: its detaches, likewise
- * @counted_ms: when the sets were last counted (CLOCK_MONOTONIC)
+ * @looked_ms: when the programs' own drops were last looked for
+ *	(CLOCK_MONOTONIC)
+ * @freed: the inodes they dropped, then
+ * @supers: the filesystems revoked, then
  * @status: the STATUS= text last sent
  */
 struct daemon_notify {
@@ -98,7 +101,9 @@ struct daemon_notify {
 	bool stale;
 	unsigned int attaches;
 	unsigned int detaches;
-	uint64_t counted_ms;
+	uint64_t looked_ms;
+	uint64_t freed;
+	uint64_t supers;
 	char status[NOTIFY_STATUS_LEN];
 };
 

@@ -10,8 +10,8 @@
  * it, without libsystemd.  Counting the sets costs a pass over the
  * revoked set, so it is done only when something may have changed: a
  * request or a uevent was handled, the programs were attached or
- * detached, or a second went by while they are attached (the programs
- * drop the entries of freed inodes and filesystems themselves).
+ * detached, or, while they are attached, they dropped the entries of
+ * freed inodes or filesystems themselves (looked at once a second).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +23,8 @@
 
 #include "daemon.h"
 
-/* how often the sets are counted again while the programs are attached */
-#define NOTIFY_RECOUNT_MS 1000
+/* how often the programs' own drops are looked for while attached */
+#define NOTIFY_DROPS_MS 1000
 
 /* Send @msg to $NOTIFY_SOCKET, '@' meaning the abstract namespace. */
 static void notify_send(const char *msg)
@@ -96,6 +96,8 @@ void notify_ready(struct daemon *d)
 {
 	char msg[sizeof("READY=1\nSTATUS=") + NOTIFY_STATUS_LEN];
 
+	if (!d->notify.listening)
+		return;
 	if (!d->notify.status[0])
 		notify_status_text(d, d->notify.status,
 				   sizeof(d->notify.status));
@@ -115,7 +117,8 @@ void notify_reloading(struct daemon *d)
 	char msg[64];
 	struct timespec ts;
 
-	(void)d;
+	if (!d->notify.listening)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(msg, sizeof(msg), "RELOADING=1\nMONOTONIC_USEC=%llu",
 		 (unsigned long long)ts.tv_sec * 1000000ull +
@@ -131,6 +134,26 @@ void notify_stopping(void)
 	notify_send("STOPPING=1");
 }
 
+/*
+ * Did the programs drop entries themselves (a freed inode, a freed
+ * filesystem) since the last look?  Both are cheap to tell: the freed
+ * counter, and the filesystem set, which is small.
+ */
+static bool notify_dropped(struct daemon *d)
+{
+	struct daemon_notify *n = &d->notify;
+	struct revoke_state st = {};
+	uint64_t supers = 0;
+	bool dropped;
+
+	inode_set_state(&d->rb, &st);
+	super_set_count(&d->rb, &supers);
+	dropped = st.freed != n->freed || supers != n->supers;
+	n->freed = st.freed;
+	n->supers = supers;
+	return dropped;
+}
+
 /**
  * notify_status() - send STATUS= again if what it says has changed
  * @d: the daemon
@@ -138,8 +161,8 @@ void notify_stopping(void)
  *
  * Call it as the loop comes round.  The sets are counted only if
  * @d->notify.stale was set (a request, a uevent), the programs were
- * attached or detached since, or NOTIFY_RECOUNT_MS went by while they
- * are attached; and not at all if nobody listens.
+ * attached or detached since, or they dropped entries themselves; and
+ * not at all if nobody listens.
  */
 void notify_status(struct daemon *d, uint64_t now_ms)
 {
@@ -150,14 +173,17 @@ void notify_status(struct daemon *d, uint64_t now_ms)
 		return;
 	if (d->rb.attaches != n->attaches || d->rb.detaches != n->detaches)
 		n->stale = true;
-	if (d->rb.attached && now_ms - n->counted_ms >= NOTIFY_RECOUNT_MS)
-		n->stale = true;
+	if (d->rb.attached && now_ms - n->looked_ms >= NOTIFY_DROPS_MS) {
+		n->looked_ms = now_ms;
+		if (notify_dropped(d))
+			n->stale = true;
+	}
 	if (!n->stale)
 		return;
 	n->stale = false;
 	n->attaches = d->rb.attaches;
 	n->detaches = d->rb.detaches;
-	n->counted_ms = now_ms;
+	notify_dropped(d);	/* the drops this count includes */
 	notify_status_text(d, text, sizeof(text));
 	if (!strcmp(text, n->status))
 		return;
@@ -177,4 +203,6 @@ void notify_init(struct daemon *d)
 	d->notify.listening = path && *path;
 	d->notify.attaches = d->rb.attaches;
 	d->notify.detaches = d->rb.detaches;
+	if (d->notify.listening)
+		notify_dropped(d);
 }
