@@ -143,6 +143,16 @@ need_systemd_analyze() {
 	[ "$output" = 1 ]
 }
 
+@test "the options file the unit reads documents every option of revoke-bpfd --help" {
+	local opt missing=
+	for opt in $("$REPO/build/revoke-bpfd" --help | grep -o '^  \(-., \)\?--[a-z-]*' | grep -o -- '--[a-z-]*'); do
+		case $opt in --help|--version) continue ;; esac
+		grep -q -- "^#   .*$opt" "$REPO/dist/revoke-bpfd.default" || missing="$missing $opt"
+	done
+	[ -z "$missing" ] || { echo "not in dist/revoke-bpfd.default:$missing"; false; }
+	grep -q '^REVOKE_BPFD_OPTS=' "$REPO/dist/revoke-bpfd.default"
+}
+
 @test "every subcommand has --help" {
 	local c
 	for c in add del list status events unload; do
