@@ -470,10 +470,11 @@ int main(int argc, char **argv)
 	d.proc = o.proc;
 	d.policy_path = o.policy;
 	d.detach_after_ms = o.detach_after_s * 1000;
+	ret = DAEMON_EXIT_NOT_ROOT;
 	if (geteuid() != 0) {
 		log_err("must run as root (it loads BPF LSM programs and reads "
 			"every process's files)\n");
-		return DAEMON_EXIT_NOT_ROOT;
+		goto cleanup;
 	}
 	ret = DAEMON_EXIT_CONFIG;
 	if (resolve_group(&d, o.group))
