@@ -121,7 +121,13 @@ out:
  * revoke-bpfd and return at once, without waiting for the revocation
  * (udev kills RUN programs that take long; the daemon does the work).
  *
- * Return: 0, or 1 on an error.
+ * No daemon (no socket, or nobody listening on it: a stopped daemon
+ * leaves its socket behind only when killed) is no error: the event is
+ * nobody's to act on, the pinned programs keep enforcing what was
+ * revoked, and udev would log a failure for every removed device.
+ *
+ * Return: 0, also when no daemon is there; 1 on a malformed event or if
+ * the daemon did not take it.
  */
 int do_uevent(int argc, char **argv)
 {
@@ -164,6 +170,8 @@ int do_uevent(int argc, char **argv)
 	while ((fd = ctl_open(cli_socket_path, &req, -1, err,
 			      sizeof(err))) == -ENOSPC && req.nprops)
 		req.nprops /= 2;
+	if (fd == -ENOENT || fd == -ECONNREFUSED)
+		return 0;
 	if (fd < 0) {
 		p_err("%s", err);
 		return 1;

@@ -178,7 +178,7 @@ static void accept_all(struct ctl_loop *l)
 		if (errno == EMFILE || errno == ENFILE || errno == ENOMEM ||
 		    errno == ENOBUFS) {
 			/* out of descriptors: look again in a while */
-			log_err("accept: %s; pausing 100 ms\n",
+			log_warn("accept: %s; pausing 100 ms\n",
 				strerror(errno));
 			l->listen_paused_until = ctl_now_ms() + 100;
 			ctl_conn_ep(l, EPOLL_CTL_MOD, l->lfd, 0, &ep_listen_kind);

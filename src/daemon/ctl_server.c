@@ -19,6 +19,10 @@
 
 #define CTL_IO_TIMEOUT_MS 2000
 
+/*
+ * Make the socket's directory, 0755 whatever the umask (the unit's is
+ * 0077): every user connects, for list and status.
+ */
 static int make_parent(const char *path)
 {
 	char dir[PATH_MAX];
@@ -29,7 +33,9 @@ static int make_parent(const char *path)
 	if (!slash || slash == dir)
 		return 0;
 	*slash = '\0';
-	if (mkdir(dir, 0755) && errno != EEXIST)
+	if (mkdir(dir, 0755))
+		return errno == EEXIST ? 0 : -errno;
+	if (chmod(dir, 0755))
 		return -errno;
 	return 0;
 }

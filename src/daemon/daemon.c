@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,8 +30,25 @@
 #define REVOKE_VERSION "0.0.0"
 #endif
 
+/* what each exit status says, for --help; revoke-bpfd(8) says the same */
+static const struct {
+	enum daemon_exit code;
+	const char *what;
+} daemon_exits[] = {
+	{ DAEMON_EXIT_OK, "stopped by SIGTERM, SIGINT or 'revoke-bpf unload'" },
+	{ DAEMON_EXIT_FAILURE, "failed; a restart may succeed" },
+	{ DAEMON_EXIT_USAGE, "a bad option or argument" },
+	{ DAEMON_EXIT_NO_BPF_LSM, "BPF LSM is not active, or the list of active "
+				  "LSMs cannot be read" },
+	{ DAEMON_EXIT_NOT_ROOT, "not run as root" },
+	{ DAEMON_EXIT_CONFIG, "a bad --policy file, or a --group that does "
+			      "not exist" },
+};
+
 static void usage(FILE *f)
 {
+	size_t i;
+
 	fprintf(f,
 		"Usage: revoke-bpfd [OPTION]...\n"
 		"Load the revoke-bpf BPF LSM programs, pin them under %s so that\n"
@@ -56,10 +71,15 @@ static void usage(FILE *f)
 		"                      revocation is lifted (default %d; 0: at once)\n"
 		"  -v, --verbose       print libbpf's debug output\n"
 		"  -h, --help          show this help\n"
-		"  -V, --version       show the version\n",
+		"  -V, --version       show the version\n"
+		"\n"
+		"Exit status (from 2 on, a restart cannot help):\n",
 		REVOKE_PIN_DIR, REVOKE_SOCKET_PATH, REVOKE_PIN_DIR,
 		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT, POLICY_PATH_DEFAULT,
 		DETACH_AFTER_DEFAULT_S);
+	for (i = 0; i < sizeof(daemon_exits) / sizeof(daemon_exits[0]); i++)
+		fprintf(f, "  %d  %s\n", daemon_exits[i].code,
+			daemon_exits[i].what);
 }
 
 struct options {
@@ -72,6 +92,26 @@ struct options {
 	uint32_t detach_after_s;
 	bool verbose;
 };
+
+/*
+ * getopt_long()'s '?', said as an error of ours: @arg is the argument it
+ * stopped after, unless an unknown short option is not the last of its
+ * argument ("-xv"), which optopt names.
+ */
+static void bad_option(const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!optopt)
+		log_err("unrecognized option '%s'; try 'revoke-bpfd --help'\n",
+			arg);
+	else if (!strncmp(arg, "--", 2) && eq)
+		log_err("option '%.*s' takes no argument; try "
+			"'revoke-bpfd --help'\n", (int)(eq - arg), arg);
+	else
+		log_err("invalid option '-%c'; try 'revoke-bpfd --help'\n",
+			optopt);
+}
 
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -91,7 +131,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	uint64_t n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "vhV", longopts, NULL)) != -1) {
+	opterr = 0;	/* its complaints are ours to log, as errors */
+	while ((c = getopt_long(argc, argv, ":vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->pin_dir = optarg;
@@ -114,7 +155,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 				log_err("--max-entries '%s' is not "
 					"a number from 1 to %u\n", optarg,
 					REVOKE_TABLE_MAX_ENTRIES);
-				return 2;
+				return DAEMON_EXIT_USAGE;
 			}
 			o->max_entries = (uint32_t)n;
 			break;
@@ -124,7 +165,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 				log_err("--detach-after '%s' is not a number of "
 					"seconds from 0 to %u\n", optarg,
 					DETACH_AFTER_MAX_S);
-				return 2;
+				return DAEMON_EXIT_USAGE;
 			}
 			o->detach_after_s = (uint32_t)n;
 			break;
@@ -133,19 +174,23 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return DAEMON_EXIT_OK;
 		case 'V':
 			printf("revoke-bpfd %s\n", REVOKE_VERSION);
-			return 0;
+			return DAEMON_EXIT_OK;
+		case ':':
+			log_err("option '%s' needs an argument; try "
+				"'revoke-bpfd --help'\n", argv[optind - 1]);
+			return DAEMON_EXIT_USAGE;
 		default:
-			fprintf(stderr, "Try 'revoke-bpfd --help' for more information.\n");
-			return 2;
+			bad_option(argv[optind - 1]);
+			return DAEMON_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		log_err("unexpected argument '%s'; "
 			"try 'revoke-bpfd --help'\n", argv[optind]);
-		return 2;
+		return DAEMON_EXIT_USAGE;
 	}
 	return -1;
 }
@@ -178,30 +223,6 @@ static int signal_fd(void)
 		return -errno;
 	signal(SIGPIPE, SIG_IGN);
 	return signalfd(-1, &set, SFD_CLOEXEC);
-}
-
-/*
- * Tell systemd (Type=notify) how we are doing, if it is listening:
- * a datagram to $NOTIFY_SOCKET, '@' meaning the abstract namespace.
- */
-static void sd_notify(const char *state)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	const char *path = getenv("NOTIFY_SOCKET");
-	socklen_t len;
-	int fd;
-
-	if (!path || !*path || strlen(path) >= sizeof(addr.sun_path))
-		return;
-	memcpy(addr.sun_path, path, strlen(path));
-	if (addr.sun_path[0] == '@')
-		addr.sun_path[0] = '\0';
-	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(path));
-	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return;
-	sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&addr, len);
-	close(fd);
 }
 
 static int check_lsm(struct daemon *d)
@@ -275,10 +296,12 @@ static void log_attach(struct daemon *d)
 static int loop_tick(void *ctx)
 {
 	struct daemon *d = ctx;
+	uint64_t now = ctl_now_ms();
 	int idle;
 
-	idle = store_idle_tick(&d->rb, ctl_now_ms(), d->detach_after_ms);
+	idle = store_idle_tick(&d->rb, now, d->detach_after_ms);
 	log_attach(d);
+	notify_status(d, now);
 	if (tracee_reap())
 		return idle < 0 || idle > 50 ? 50 : idle;
 	return idle;
@@ -294,8 +317,16 @@ static void events_dropped(int fd, void *arg)
 	ctl_loop_drop_stream(arg, fd);
 }
 
+/* Each request may change what is revoked: STATUS= counts again. */
+static bool loop_handle(const struct ctl_peer *peer, const char *buf,
+			size_t len, struct rbuf *resp, void *ctx)
+{
+	((struct daemon *)ctx)->notify.stale = true;
+	return verbs_handle(peer, buf, len, resp, ctx);
+}
+
 static const struct ctl_loop_ops loop_ops = {
-	.handle = verbs_handle,
+	.handle = loop_handle,
 	.may_act = verbs_may_send_fd,
 	.unstream = loop_unstream,
 	.tick = loop_tick,
@@ -328,6 +359,10 @@ static int serve(struct daemon *d, int lfd)
 	return ret;
 }
 
+/*
+ * Return: 0, or the exit status: DAEMON_EXIT_NO_BPF_LSM without BPF LSM,
+ * DAEMON_EXIT_FAILURE if anything else failed.
+ */
 static int start(struct daemon *d, const struct options *o)
 {
 	char err[1024];
@@ -335,11 +370,11 @@ static int start(struct daemon *d, const struct options *o)
 	int ret;
 
 	if (check_lsm(d))
-		return -1;
+		return DAEMON_EXIT_NO_BPF_LSM;
 	if (store_open(&d->rb, o->pin_dir, o->max_entries, o->verbose, err,
 			    sizeof(err))) {
 		log_err("%s\n", err);
-		return -1;
+		return DAEMON_EXIT_FAILURE;
 	}
 	/* store_open() set the counters from the sets: only read them here */
 	ret = inode_set_count(&d->rb, &count);
@@ -357,7 +392,7 @@ static int start(struct daemon *d, const struct options *o)
 	}
 	ret = store_reach_daemon(&d->rb, (uint32_t)getpid());
 	if (ret)
-		log_err("cannot write revoke_reach: %s; a revoked tty will "
+		log_warn("cannot write revoke_reach: %s; a revoked tty will "
 			"not be hung up after the deny\n",
 			strerror(-ret));
 	ret = store_layout_update(&d->rb, true);
@@ -369,7 +404,7 @@ static int start(struct daemon *d, const struct options *o)
 	if (d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), 0);
 	if (!d->pipeline.ready)
-		log_err("%s; revocation will deny new operations but not "
+		log_warn("%s; revocation will deny new operations but not "
 			"find holders, wake waiters or replace mappings\n",
 			d->pipeline.why);
 	d->logged_attaches = d->rb.attaches;
@@ -389,7 +424,7 @@ static int start(struct daemon *d, const struct options *o)
 	return 0;
 fail:
 	store_close(&d->rb);
-	return -1;
+	return DAEMON_EXIT_FAILURE;
 }
 
 /* Load, serve until told to stop, then let go of what was loaded. */
@@ -397,12 +432,14 @@ static int run(struct daemon *d, const struct options *o, int lfd)
 {
 	int ret;
 
-	if (start(d, o))
-		return 1;
+	ret = start(d, o);
+	if (ret)
+		return ret;
 	log_info("ready, listening on %s\n", o->socket_path);
-	sd_notify("READY=1\nSTATUS=enforcing");
-	ret = serve(d, lfd) ? 1 : 0;
-	sd_notify("STOPPING=1");
+	notify_init(d);
+	notify_ready(d);
+	ret = serve(d, lfd) ? DAEMON_EXIT_FAILURE : DAEMON_EXIT_OK;
+	notify_stopping();
 	pipeline_fini(&d->pipeline);
 	revoke_events_close(&d->events);
 	store_close(&d->rb);
@@ -425,23 +462,29 @@ int main(int argc, char **argv)
 	char err[1024];
 	int ret, lfd = -1;
 
+	log_init();
 	ret = parse_options(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
-	ret = 1;
 	d.socket_path = o.socket_path;
 	d.proc = o.proc;
 	d.policy_path = o.policy;
 	d.detach_after_ms = o.detach_after_s * 1000;
+	ret = DAEMON_EXIT_NOT_ROOT;
 	if (geteuid() != 0) {
 		log_err("must run as root (it loads BPF LSM programs and reads "
 			"every process's files)\n");
 		goto cleanup;
 	}
+	ret = DAEMON_EXIT_CONFIG;
 	if (resolve_group(&d, o.group))
 		goto cleanup;
-	if (policy_load(d.policy_path, &d.policy, err, sizeof(err)) ||
-	    devices_follow_source(&d, err, sizeof(err))) {
+	if (policy_load(d.policy_path, &d.policy, err, sizeof(err))) {
+		log_err("%s\n", err);
+		goto cleanup;
+	}
+	ret = DAEMON_EXIT_FAILURE;
+	if (devices_follow_source(&d, err, sizeof(err))) {
 		log_err("%s\n", err);
 		goto cleanup;
 	}

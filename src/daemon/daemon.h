@@ -9,9 +9,10 @@
  *	request_keys.c	the inodes an add or del names
  *	devices.c	revoked devices: add, del, removals (uevents), policy
  *	verbs_holders.c	holders: who holds a file or a filesystem
+ *	notify.c	what systemd is told: READY=1, STATUS=, RELOADING=1
  *
  * Calls go one way: daemon.c -> verbs*.c -> devices.c, request_keys.c
- * -> answer.c.
+ * -> answer.c; daemon.c and devices.c -> notify.c.
  *
  * The server (ctl_*), the denial events (events.c), the LSM check and the
  * policy file keep their own headers.
@@ -31,6 +32,30 @@
 #include "pipeline/pipeline.h"
 #include "policy.h"
 #include "store/store.h"
+
+/**
+ * enum daemon_exit - revoke-bpfd's exit statuses, LSB's numbers, which
+ *	systemd names (systemctl status shows "status=3/NOTIMPLEMENTED")
+ * @DAEMON_EXIT_OK: stopped by SIGTERM, SIGINT or an unload
+ * @DAEMON_EXIT_FAILURE: anything else; a restart may cure it
+ * @DAEMON_EXIT_USAGE: a bad option or argument
+ * @DAEMON_EXIT_NO_BPF_LSM: BPF LSM is not active, or the list of active
+ *	LSMs cannot be read: nothing but a reboot helps
+ * @DAEMON_EXIT_NOT_ROOT: not run as root
+ * @DAEMON_EXIT_CONFIG: the --policy file is bad, or --group names no group
+ *
+ * From DAEMON_EXIT_USAGE on a restart cannot help: the unit's
+ * RestartPreventExitStatus= lists each.  daemon_exits[] (daemon.c) is
+ * what --help and revoke-bpfd(8) say of each.
+ */
+enum daemon_exit {
+	DAEMON_EXIT_OK = 0,
+	DAEMON_EXIT_FAILURE = 1,
+	DAEMON_EXIT_USAGE = 2,
+	DAEMON_EXIT_NO_BPF_LSM = 3,
+	DAEMON_EXIT_NOT_ROOT = 4,
+	DAEMON_EXIT_CONFIG = 6,
+};
 
 /*
  * --detach-after: how long the programs stay attached once nothing is
@@ -56,6 +81,32 @@ struct devices_parts {
 	size_t next;
 };
 
+/* the longest STATUS= text, "STATUS=" aside */
+#define NOTIFY_STATUS_LEN 128
+
+/**
+ * struct daemon_notify - what systemd was told, and when to count again
+ * @listening: $NOTIFY_SOCKET is set
+ * @stale: a request or a uevent was handled since the last count
+ * @attaches: the store's attaches at the last count
+ * @detaches: its detaches, likewise
+ * @looked_ms: when the programs' own drops were last looked for
+ *	(CLOCK_MONOTONIC)
+ * @freed: the inodes they dropped, then
+ * @supers: the filesystems revoked, then
+ * @status: the STATUS= text last sent
+ */
+struct daemon_notify {
+	bool listening;
+	bool stale;
+	unsigned int attaches;
+	unsigned int detaches;
+	uint64_t looked_ms;
+	uint64_t freed;
+	uint64_t supers;
+	char status[NOTIFY_STATUS_LEN];
+};
+
 /**
  * struct daemon - everything revoke-bpfd holds while it runs
  * @rb: the pinned maps and programs
@@ -74,6 +125,7 @@ struct devices_parts {
  * @parts: partitions removed before their disk
  * @signal_fd: SIGTERM, SIGINT and SIGHUP
  * @loop: the event loop
+ * @notify: what systemd was told
  * @serving: @loop is up
  * @quit: end @loop
  */
@@ -97,9 +149,18 @@ struct daemon {
 	uint32_t detach_after_ms;
 	unsigned int logged_attaches;
 	unsigned int logged_detaches;
+	struct daemon_notify notify;
 	bool serving;
 	bool quit;
 };
+
+/* notify.c */
+void notify_init(struct daemon *d);
+void notify_ready(struct daemon *d);
+void notify_reloading(struct daemon *d);
+void notify_stopping(void);
+void notify_status(struct daemon *d, uint64_t now_ms);
+void notify_status_text(struct daemon *d, char *buf, size_t len);
 
 /* verbs.c, verbs_query.c */
 bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,

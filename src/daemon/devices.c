@@ -342,6 +342,7 @@ void devices_read_uevents(void *arg)
 		devices_removal_of(&rm, &d->uevent_req, true, 0, 0);
 		devices_removed(d, &rm, &resp);
 		rbuf_free(&resp);
+		d->notify.stale = true;
 	}
 }
 
@@ -384,14 +385,17 @@ int devices_follow_source(struct daemon *d, char *err, size_t errlen)
  * @err: why it was not taken, on error
  * @errlen: its size
  *
- * The policy in force is kept if the new one is bad.
+ * The policy in force is kept if the new one is bad.  systemd is told
+ * RELOADING=1 before, READY=1 after, either way.
  *
  * Return: 0 or a negative errno.
  */
 int devices_reload_policy(struct daemon *d, char *err, size_t errlen)
 {
-	int ret = policy_load(d->policy_path, &d->policy, err, errlen);
+	int ret;
 
+	notify_reloading(d);
+	ret = policy_load(d->policy_path, &d->policy, err, errlen);
 	if (!ret)
 		ret = devices_follow_source(d, err, errlen);
 	if (ret)
@@ -400,5 +404,6 @@ int devices_reload_policy(struct daemon *d, char *err, size_t errlen)
 	else
 		log_info("policy %s: %zu rules, source %s\n", d->policy_path,
 			 d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
+	notify_ready(d);
 	return ret;
 }

@@ -349,7 +349,7 @@ static void filesystems_take(struct daemon *d, const struct fs_mount *m,
 	}
 	filesystems_ident_at(d, m->path, t);
 	if (filesystems_refuse(d, t, why, sizeof(why))) {
-		log_err("%s; left alone\n", why);
+		log_warn("%s; left alone\n", why);
 		*t = out[--*nr];
 	}
 }

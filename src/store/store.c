@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/mman.h>
+#include <syslog.h>
 #include <unistd.h>
 #include <linux/magic.h>
 
@@ -38,6 +39,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "common/common.h"
 #include "armed.h"
 #include "attach.h"
 #include "features.h"
@@ -49,12 +51,18 @@
 
 static bool libbpf_verbose;
 
+/* libbpf's lines name libbpf: written as they are, at their priority */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
+	static const int prio[] = { [LIBBPF_WARN] = LOG_WARNING,
+				    [LIBBPF_INFO] = LOG_INFO,
+				    [LIBBPF_DEBUG] = LOG_DEBUG };
+
 	if (level == LIBBPF_DEBUG && !libbpf_verbose)
 		return 0;
-	return vfprintf(stderr, fmt, ap);
+	log_vraw(level <= LIBBPF_DEBUG ? prio[level] : LOG_INFO, fmt, ap);
+	return 0;
 }
 
 /**

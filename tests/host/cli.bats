@@ -112,9 +112,32 @@ setup() {
 	[ "$output" = "revoke-bpf: list: unexpected argument '12'" ]
 }
 
-@test "revoke-bpfd refuses to run as a user other than root" {
-	run "$REPO/build/tests/asuser" 65534 "$DAEMON"
+@test "uevent with no daemon there exits 0 and says nothing: the udev rule logs no failure" {
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8 MINOR=0 \
+		"$CLI" --socket "$NOSOCK" uevent
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# a socket a killed daemon left behind: nobody listens on it
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$BATS_TEST_TMPDIR/stale.sock"
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8 MINOR=0 \
+		"$CLI" --socket "$BATS_TEST_TMPDIR/stale.sock" uevent
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "uevent with a malformed event is still a one-line error, daemon or not" {
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8x MINOR=0 \
+		"$CLI" --socket "$NOSOCK" uevent
 	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: uevent: ACTION 'remove' or MAJOR:MINOR '8x:0' is malformed" ]
+	run env -i "$CLI" --socket "$NOSOCK" uevent
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: uevent: ACTION, SUBSYSTEM, MAJOR and MINOR must be set, as udev's RUN+= sets them for a device node" ]
+}
+
+@test "revoke-bpfd refuses to run as a user other than root, with exit status 4" {
+	run "$REPO/build/tests/asuser" 65534 "$DAEMON"
+	[ "$status" -eq 4 ]
 	[ "$output" = "revoke-bpfd: must run as root (it loads BPF LSM programs and reads every process's files)" ]
 }
 
@@ -125,6 +148,40 @@ setup() {
 		[ "$status" -eq 2 ]
 		[ "$output" = "revoke-bpfd: --max-entries '$n' is not a number from 1 to 67108864" ]
 	done
+}
+
+@test "revoke-bpfd: an unknown option is one line and exit status 2" {
+	run "$DAEMON" --frob
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpfd: unrecognized option '--frob'; try 'revoke-bpfd --help'" ]
+	run "$DAEMON" --pin-dir
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpfd: option '--pin-dir' needs an argument; try 'revoke-bpfd --help'" ]
+}
+
+@test "revoke-bpfd: a bad policy file or --group is exit status 6, before the socket is made" {
+	[ "$(id -u)" -eq 0 ] || skip "the checks come after the one for root"
+	local sock=$BATS_TEST_TMPDIR/run/control.sock
+	echo "revoke mode=frob" > "$BATS_TEST_TMPDIR/policy.conf"
+	run "$DAEMON" --socket "$sock" --policy "$BATS_TEST_TMPDIR/policy.conf"
+	[ "$status" -eq 6 ]
+	[ "$output" = "revoke-bpfd: $BATS_TEST_TMPDIR/policy.conf: line 1: mode must be given once, as deny, revoke, release or umount" ]
+	run "$DAEMON" --socket "$sock" --group no-such-group-revoke
+	[ "$status" -eq 6 ]
+	[ "$output" = "revoke-bpfd: --group 'no-such-group-revoke': no such group" ]
+	[ ! -e "$sock" ]
+}
+
+@test "revoke-bpfd writes <3> and no name when stderr is the journal's stream" {
+	local err=$BATS_TEST_TMPDIR/stderr
+	: > "$err"
+	local rc=0
+	JOURNAL_STREAM=$(stat -c %d:%i "$err") "$DAEMON" --max-entries 0 2>>"$err" || rc=$?
+	[ "$rc" -eq 2 ]
+	[ "$(cat "$err")" = "<3>--max-entries '0' is not a number from 1 to 67108864" ]
+	# the same stream named, but stderr elsewhere: the usual line
+	run env JOURNAL_STREAM="$(stat -c %d:%i "$err")" "$DAEMON" --max-entries 0
+	[ "$output" = "revoke-bpfd: --max-entries '0' is not a number from 1 to 67108864" ]
 }
 
 @test "revoke-bpfd --help and --version" {

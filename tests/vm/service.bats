@@ -202,15 +202,28 @@ umount_ext4() {
 	start_daemon
 }
 
-@test "revoke-bpfd tells systemd READY=1 once it serves" {
-	stop_daemon
-	"$REPO/build/tests/notifyrecv" /run/notify.sock > /tmp/notify.out &
+@test "revoke-bpfd tells systemd READY=1 once it serves, STATUS= what it enforces, RELOADING=1 around a reload" {
+	unload_all
+	"$REPO/build/tests/notifyrecv" /run/notify.sock 6 > /tmp/notify.out &
 	local rcv=$!
 	while [ ! -S /run/notify.sock ]; do sleep 0.05; done
-	NOTIFY_SOCKET=/run/notify.sock start_daemon
+	NOTIFY_SOCKET=/run/notify.sock start_daemon --detach-after 0
+	revoke "$F"
+	revoke-bpf del "$F" >/dev/null
+	kill -HUP "$(cat /tmp/revoke-bpfd.pid)"
+	stop_daemon
 	wait $rcv
 	run cat /tmp/notify.out
-	expect_lines "READY=1" "STATUS=enforcing"
+	[[ ${lines[5]} =~ ^MONOTONIC_USEC=[0-9]+$ ]]
+	lines[5]=MONOTONIC_USEC=N
+	output=$(printf '%s\n' "${lines[@]}")
+	expect_lines "READY=1" "STATUS=idle: nothing revoked (programs detached)" \
+		"STATUS=enforcing: 1 file, 0 devices revoked" \
+		"STATUS=idle: nothing revoked (programs detached)" \
+		"RELOADING=1" "MONOTONIC_USEC=N" \
+		"READY=1" "STATUS=idle: nothing revoked (programs detached)" \
+		"STOPPING=1"
+	start_daemon
 }
 
 @test "a pinned program of another build is replaced, and denies again" {
