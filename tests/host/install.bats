@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# make install puts binaries, man pages and the systemd unit in place.
+# make install puts binaries, man pages, the systemd unit, the udev rule
+# and the example policy in place.
 
 setup() {
 	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
@@ -17,6 +18,32 @@ setup() {
 	[ "$output" = "ExecStart=/opt/rb/sbin/revoke-bpfd" ]
 	run grep '^Type=' "$d/opt/rb/lib/systemd/system/revoke-bpfd.service"
 	[ "$output" = "Type=notify" ]
+	run grep -o 'RUN+="[^"]*"' "$d/opt/rb/lib/udev/rules.d/60-revoke-bpf.rules"
+	[ "$output" = 'RUN+="/opt/rb/bin/revoke-bpf uevent"' ]
+	[ -f "$d/etc/revoke-bpf/policy.conf" ]
+}
+
+@test "make install puts the unit and the udev rule where systemd and udev read them, never in /etc/udev" {
+	local d=$BATS_TEST_TMPDIR/root
+	make -s -C "$REPO" install DESTDIR="$d" >/dev/null
+	run grep '^ExecStart=' "$d/usr/local/lib/systemd/system/revoke-bpfd.service"
+	[ "$output" = "ExecStart=/usr/local/sbin/revoke-bpfd" ]
+	# a folder this machine's systemd (if any) reads units from
+	if command -v systemd-analyze >/dev/null; then
+		systemd-analyze unit-paths | grep -qx /usr/local/lib/systemd/system
+	fi
+	# one Debian 12's udev (252) reads rules from: udev(7)
+	run grep -o 'RUN+="[^"]*"' "$d/usr/local/lib/udev/rules.d/60-revoke-bpf.rules"
+	[ "$output" = 'RUN+="/usr/local/bin/revoke-bpf uevent"' ]
+	[ ! -e "$d/etc/udev" ]
+	# and where a package puts them, for Debian 12's debhelper (debian/rules)
+	d=$BATS_TEST_TMPDIR/pkg
+	make -s -C "$REPO" install DESTDIR="$d" PREFIX=/usr UNITDIR=/lib/systemd/system \
+		UDEVRULESDIR=/lib/udev/rules.d >/dev/null
+	run grep '^ExecStart=' "$d/lib/systemd/system/revoke-bpfd.service"
+	[ "$output" = "ExecStart=/usr/sbin/revoke-bpfd" ]
+	run grep -o 'RUN+="[^"]*"' "$d/lib/udev/rules.d/60-revoke-bpf.rules"
+	[ "$output" = 'RUN+="/usr/bin/revoke-bpf uevent"' ]
 }
 
 @test "every subcommand has --help" {
