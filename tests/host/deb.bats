@@ -256,15 +256,16 @@ contents() {
 
 # The package's prerm (as shipped, debhelper's code included), with the
 # pin directory, the daemon and the command replaced by stand-ins under $T:
-# a copy of sleep named revoke-bpfd "runs" the daemon, and the command
-# answers status and unload as the real one would (prerm_env).
+# a copy of sleep named revoke-bpfd-stub (not to see a revoke-bpfd of this
+# machine) "runs" the daemon, and the command answers status and unload as
+# the real one would (prerm_env).
 prerm_env() {
 	mkdir -p "$T/sbin" "$T/bin" "$T/pins"
 	dpkg-deb -I "$RB" prerm |
-		sed -e "s|^PIN_DIR=.*|PIN_DIR=$T/pins|" -e "s|^DAEMON=.*|DAEMON=$T/sbin/revoke-bpfd|" \
+		sed -e "s|^PIN_DIR=.*|PIN_DIR=$T/pins|" -e "s|^DAEMON=.*|DAEMON=revoke-bpfd-stub|" \
 		    -e "s|^CLI=.*|CLI=$T/bin/revoke-bpf|" -e "s|/run/systemd/system|$T/no-systemd|" \
 		>"$T/prerm"
-	cp "$(command -v sleep)" "$T/sbin/revoke-bpfd"
+	cp "$(command -v sleep)" "$T/sbin/revoke-bpfd-stub"
 	# STATUS: entries devices filesystems; UNLOAD: ok, fail or fail-exit
 	cat >"$T/bin/revoke-bpf" <<-EOS
 	#!/bin/bash
@@ -292,7 +293,7 @@ prerm_env() {
 }
 
 start_daemon() {
-	"$T/sbin/revoke-bpfd" 600 3>&- &
+	"$T/sbin/revoke-bpfd-stub" 600 3>&- &
 	echo $! >"$T/daemon.pid"
 }
 
