@@ -7,6 +7,9 @@
 #                   librevoke's, on the host (bench/)
 #   make sanitize   librevoke's tests under ASan+UBSan and under TSan
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make deb        the Debian packages revoke-bpf and librevoke-dev, in
+#                   build/deb/, checked by lintian (debian/)
+#   make daemon cli lib   only what is installed (a package build)
 #   make vmlinux    regenerate vmlinux.h from this machine's kernel BTF
 #
 # Quiet unless V=1.
@@ -17,11 +20,16 @@ PREFIX   ?= /usr/local
 SBINDIR  ?= $(PREFIX)/sbin
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+# systemd reads units from /usr/local/lib/systemd/system and
+# /usr/lib/systemd/system, and Debian 12's udev (252) rules from
+# /usr/local/lib/udev/rules.d and /usr/lib/udev/rules.d: both defaults work
+# for PREFIX=/usr/local and /usr (systemd-analyze unit-paths; udev(7)).
+# /etc/udev/rules.d is the administrator's, to override a rule.  Another
+# PREFIX needs UNITDIR and UDEVRULESDIR in one of those.  Debian 12's
+# debhelper looks for units in /lib/systemd/system (debian/rules).
 UNITDIR  ?= $(PREFIX)/lib/systemd/system
 LIBDIR   ?= $(PREFIX)/lib
-# udev reads rules from /etc and /usr/lib, never from /usr/local: packages
-# set UDEVRULESDIR=/usr/lib/udev/rules.d
-UDEVRULESDIR ?= /etc/udev/rules.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSCONFDIR   ?= /etc
 INCLUDEDIR ?= $(PREFIX)/include
 
@@ -30,11 +38,21 @@ CLANG    ?= clang
 BPFTOOL  ?= bpftool
 ARCH     := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 
+# CPPFLAGS, CFLAGS and LDFLAGS are the caller's (from the environment or
+# the command line: dpkg-buildflags' hardening flags in a package build).
+# Every compile gets CPPFLAGS and CFLAGS, every link LDFLAGS too, in
+# ALL_CFLAGS between the project's own flags, so that the include paths
+# come first and -std and -Werror always hold.  The BPF objects are built
+# for another target, and get BPF_CFLAGS only.
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
-	    -Iinclude -Isrc -I$(BUILD) -DREVOKE_VERSION='"$(VERSION)"'
+# No absolute build path in any object, the BPF ones (embedded in the
+# daemon by the skeletons) included: builds are reproducible from any
+# folder, and a package shows no builder's path.
+PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
+ALL_CFLAGS = -D_GNU_SOURCE -Iinclude -Isrc -I$(BUILD) -DREVOKE_VERSION='"$(VERSION)"' \
+	     $(CPPFLAGS) $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -MMD -MP $(PREFIX_MAP)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
-	      -I. -Iinclude
+	      -I. -Iinclude $(PREFIX_MAP)
 LDLIBS   := -lbpf -lelf -lz -lpthread
 
 ifeq ($(V),1)
@@ -89,6 +107,11 @@ LIB         := $(BUILD)/librevoke.a $(BUILD)/$(LIB_SONAME)
 all: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(UNIT_TESTS) $(HELPERS) $(HELPERS32) $(BPF_HELPERS) \
 	$(BENCH) $(LIB) $(LIB_TESTS)
 
+# what make install installs, and nothing else (a package build's make)
+daemon: $(BUILD)/revoke-bpfd
+cli: $(BUILD)/revoke-bpf
+lib: $(LIB)
+
 $(BUILD) $(BUILD)/tests $(BUILD)/bench $(BUILD)/lib $(BUILD)/examples:
 	$(Q)mkdir -p $@
 
@@ -111,7 +134,7 @@ $(BUILD)/obj/pipeline/holders.o $(BUILD)/obj/pipeline/holders_fs.o: $(BUILD)/hol
 $(BUILD)/obj/%.o: src/%.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(foreach l,$(LAYERS),$(eval $(call archive,$(l)): $(call objs,$(l))))
 $(BUILD)/obj/lib%.a:
@@ -121,7 +144,7 @@ $(BUILD)/obj/lib%.a:
 # the daemon's pipeline is built on librevoke (fops_substitute)
 $(BUILD)/revoke-bpfd: $(BUILD)/obj/daemon/daemon.o $(LINK_daemon)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The command is linked statically: it is run by udev for every removed
 # device and by scripts in loops, and its start-up is most of what it
@@ -135,16 +158,25 @@ $(BUILD)/revoke-bpfd: $(BUILD)/obj/daemon/daemon.o $(LINK_daemon)
 CLI_LDFLAGS ?= -static -no-pie
 $(BUILD)/revoke-bpf: $(BUILD)/obj/cli/cli.o $(LINK_cli)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(CLI_LDFLAGS) $^ -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(CLI_LDFLAGS) $^ -o $@
 
 # Each unit test (tests/unit/LAYER/) links its own layer and those below.
 define unit_test
 $(BUILD)/tests/$(1)/%: tests/unit/$(1)/%.c tests/unit/tap.h tests/unit/maps.h $(LINK_$(1))
 	$$(call msg,CC,$$@)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(CFLAGS) -Itests/unit $$< $(LINK_$(1)) $$(LDLIBS) -o $$@
+	$$(Q)$$(CC) $$(ALL_CFLAGS) -Itests/unit $$(LDFLAGS) $$< $(LINK_$(1)) $$(LDLIBS) -o $$@
 endef
 $(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
+
+# The unit tests that need neither root (the others make BPF maps) nor
+# this machine's kernel (test_features reads its BTF), and librevoke's:
+# what a package build runs (debian/rules), in a second or less.
+UNIT_NOROOT := $(addprefix $(BUILD)/tests/,common/test_ctl_proto common/test_key \
+	       daemon/test_lsm_check daemon/test_policy daemon/test_uevent_netlink \
+	       pipeline/test_fs_pins pipeline/test_report test_librevoke)
+check-unit: $(UNIT_NOROOT)
+	$(Q)for t in $^; do echo "# $$t"; $$t || exit 1; done
 
 $(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c vmlinux.h | $(BUILD)/tests
 	$(call msg,BPF,$@)
@@ -152,23 +184,23 @@ $(BUILD)/tests/%.bpf.o: tests/bpf/%.bpf.c vmlinux.h | $(BUILD)/tests
 
 $(BUILD)/tests/pin_prog: tests/bpf/pin_prog.c | $(BUILD)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
 
 $(BUILD)/tests/pin_counter: tests/bpf/pin_counter.c | $(BUILD)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
 
 $(BUILD)/tests/pin_legacy_set: tests/bpf/pin_legacy_set.c $(call archive,store) | $(BUILD)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(HELPER_LIBS_$*) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< $(HELPER_LIBS_$*) -o $@
 
 $(BUILD)/tests/%32: tests/helpers/%32.c | $(BUILD)/tests
 	$(call msg,CC-M32,$@)
-	$(Q)$(CC) $(CFLAGS) -m32 -static $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -m32 $(LDFLAGS) -static $< -o $@
 
 # probe tries io_uring (liburing) and POSIX AIO
 HELPER_LIBS_probe := -luring -lrt
@@ -182,7 +214,7 @@ $(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)
 HELPER_LIBS_fusefile = $(shell pkg-config --cflags --libs fuse3)
 
 # librevoke, position-independent for the shared build.
-LIB_CFLAGS := $(CFLAGS) -fPIC -fvisibility=default -Wno-unused-parameter
+LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=default -Wno-unused-parameter
 
 $(BUILD)/lib/%.o: src/lib/%.c include/revoke.h src/lib/internal.h | $(BUILD)/lib
 	$(call msg,CC,$@)
@@ -194,19 +226,21 @@ $(BUILD)/librevoke.a: $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
 
 $(BUILD)/$(LIB_SONAME): $(LIB_SRCS:src/lib/%.c=$(BUILD)/lib/%.o)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) $^ -lpthread -o $@
+	$(Q)$(CC) $(LIB_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) $^ -lpthread -o $@
 	$(Q)ln -sf $(LIB_SONAME) $(BUILD)/librevoke.so
 
 $(BUILD)/tests/%_librevoke: tests/lib/%_librevoke.c $(BUILD)/librevoke.a | $(BUILD)/tests
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Wno-unused-parameter $< $(BUILD)/librevoke.a -lpthread -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Wno-unused-parameter $(LDFLAGS) $< $(BUILD)/librevoke.a -lpthread -o $@
 
 # The example in librevoke(3), built against the installed-style header.
 $(BUILD)/examples/revoke_example: examples/revoke_example.c $(BUILD)/librevoke.a | $(BUILD)/examples
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Wno-unused-parameter $< $(BUILD)/librevoke.a -lpthread -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Wno-unused-parameter $(LDFLAGS) $< $(BUILD)/librevoke.a -lpthread -o $@
 
-# The library's tests again, under ASan+UBSan and under TSan (clang).
+# The library's tests again, under ASan+UBSan and under TSan (clang), with
+# flags of their own: a caller's -D_FORTIFY_SOURCE would hide accesses
+# from ASan (and the fuzzers below likewise).
 SAN_SRCS := $(LIB_SRCS) -Iinclude -Isrc/lib -lpthread
 $(BUILD)/san/%_asan: tests/lib/%_librevoke.c $(LIB_SRCS) src/lib/internal.h include/revoke.h
 	$(Q)mkdir -p $(@D)
@@ -230,27 +264,27 @@ spin:
 $(BUILD)/bench/hookbench: bench/hookbench.c $(LINK_store) \
 		$(BUILD)/revoke.skel.h $(BUILD)/bench/empty_hook.skel.h | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -I$(BUILD)/bench $(filter %.c %.a,$^) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BUILD)/bench $(LDFLAGS) $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $< -o $@
 
 # holder discovery alone, on the host: the iterators need no BPF LSM
 $(BUILD)/bench/discover: bench/discover.c $(LINK_pipeline) | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # the pipeline with mappings to replace, on the host, with the maps made
 # as the unit tests make them
 $(BUILD)/bench/pipebench: bench/pipebench.c tests/unit/maps.h $(LINK_pipeline) | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o %.a,$^) $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) $(filter %.c %.o %.a,$^) $(LDLIBS) -o $@
 
 # librevoke against a bare call, a rwlock and liburcu, on the host
 $(BUILD)/bench/libbench: bench/libbench.c $(BUILD)/librevoke.a | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -lurcu-memb -lpthread -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ -lurcu-memb -lpthread -o $@
 
 install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
@@ -274,6 +308,43 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 		> $(DESTDIR)$(UDEVRULESDIR)/60-revoke-bpf.rules
 	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/revoke-bpf/policy.conf ] || \
 		install -D -m 0644 dist/policy.conf $(DESTDIR)$(SYSCONFDIR)/revoke-bpf/policy.conf
+	$(Q)[ -e $(DESTDIR)$(SYSCONFDIR)/default/revoke-bpfd ] || \
+		install -D -m 0644 dist/revoke-bpfd.default $(DESTDIR)$(SYSCONFDIR)/default/revoke-bpfd
+
+# make deb: the packages revoke-bpf and librevoke-dev (debian/), built by
+# dpkg-buildpackage in a copy of the sources, build/deb/revoke-bpf-VERSION,
+# so that its make, with dpkg-buildflags' hardening, never reuses this
+# tree's build/ (nor this one its objects); then lintian, which fails on
+# any error or warning.  The sources: the files git tracks, or would add
+# (untracked, not ignored), or outside git every file but build/ and .git.
+# Nothing is rebuilt while the packages are newer than all of them.  The
+# caller's make and compiler variables stay out of the package build.  The
+# packages are for amd64 only (debian/control says why).
+DEB_DIR     := $(BUILD)/deb
+DEB_TREE    := $(DEB_DIR)/revoke-bpf-$(VERSION)
+DEB_CHANGES := $(DEB_DIR)/revoke-bpf_$(VERSION)_amd64.changes
+DEBS        := $(DEB_DIR)/revoke-bpf_$(VERSION)_amd64.deb \
+	       $(DEB_DIR)/librevoke-dev_$(VERSION)_amd64.deb
+DEB_LIST     = $(if $(and $(wildcard .git),$(shell command -v git)), \
+		 git ls-files --cached --others --exclude-standard, \
+		 find . -path ./$(BUILD) -prune -o -path ./.git -prune -o -type f -print)
+ifneq ($(filter deb $(DEBS) $(DEB_CHANGES),$(MAKECMDGOALS)),)
+DEB_SRCS := $(wildcard $(shell $(DEB_LIST)))
+endif
+
+deb: $(DEB_CHANGES)
+
+$(DEB_CHANGES) $(DEBS) &: $(DEB_SRCS)
+	$(call msg,DEB,$(DEB_DIR) (log: $(DEB_DIR)/build.log))
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_TREE)
+	$(Q)$(DEB_LIST) | tar -cf - -T - | tar -xf - -C $(DEB_TREE)
+	$(Q)cd $(DEB_TREE) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		-u CC -u CFLAGS -u CPPFLAGS -u LDFLAGS -u V \
+		dpkg-buildpackage -us -uc -b -Jauto >../build.log 2>&1 || \
+		{ tail -n 40 ../build.log; echo "make deb: dpkg-buildpackage failed; its log: $(DEB_DIR)/build.log" >&2; exit 1; }
+	$(call msg,LINTIAN,$(DEB_CHANGES))
+	$(Q)lintian --fail-on error,warning $(DEB_CHANGES) || \
+		{ rm -f $(DEB_CHANGES); echo "make deb: lintian failed" >&2; exit 1; }
 
 # libFuzzer under ASan and UBSan, one target per parser (tests/fuzz/*.c),
 # each for FUZZ_SECONDS from its seeds in tests/fuzz/corpus/TARGET.
@@ -334,7 +405,7 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD)
 
-.PHONY: all install deps check demo bench faults sanitize spin fuzz vmlinux clean
+.PHONY: all daemon cli lib check-unit deb install deps check demo bench faults sanitize spin fuzz vmlinux clean
 .DELETE_ON_ERROR:
 .SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o $(BUILD)/bench/empty_hook.bpf.o
 

@@ -14,6 +14,11 @@ PACKAGES=(
 	xz-utils btrfs-progs xfsprogs gcc-multilib fuse3 libfuse3-dev
 	# umount.bats: vfat, the USB stick's filesystem
 	dosfstools
+	# make deb and tests/host/deb.bats: the Debian packages, and lintian
+	debhelper dpkg-dev lintian
+	# tests/system: a Debian root with systemd (tests/vm/debian-root), the
+	# guest kernel's modules.dep (depmod), systemd-analyze for the unit
+	mmdebstrap kmod systemd
 )
 # make bench also plots
 [ "${1:-}" = bench ] && PACKAGES+=(gnuplot-nox)

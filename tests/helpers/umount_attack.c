@@ -160,9 +160,10 @@ static int do_orphanns(const char *file, const char *go)
 	if (pid == 0) {
 		if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
 			perror("unshare"), _exit(1);
-		write(p[1], "u", 1);
-		read(q[0], &c, 1);	/* until the parent has the ns */
-		_exit(0);
+		if (write(p[1], "u", 1) != 1)
+			_exit(1);
+		/* until the parent has the ns */
+		_exit(read(q[0], &c, 1) < 0);
 	}
 	if (read(p[0], &c, 1) != 1)
 		return fprintf(stderr, "child failed\n"), 1;
@@ -172,7 +173,8 @@ static int do_orphanns(const char *file, const char *go)
 	user = open(path, O_RDONLY);
 	if (mnt < 0 || user < 0)
 		return perror("open ns"), 1;
-	write(q[1], "g", 1);
+	if (write(q[1], "g", 1) != 1)
+		return perror("write"), 1;
 	waitpid(pid, NULL, 0);	/* no task is left in the namespace */
 	ready();
 	wait_go(go);

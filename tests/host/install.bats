@@ -153,6 +153,21 @@ need_systemd_analyze() {
 	grep -q '^REVOKE_BPFD_OPTS=' "$REPO/dist/revoke-bpfd.default"
 }
 
+@test "make install puts the unit and the udev rule where systemd and udev read them, never in /etc/udev" {
+	local d=$BATS_TEST_TMPDIR/root
+	make -s -C "$REPO" install DESTDIR="$d" >/dev/null
+	run grep '^ExecStart=' "$d/usr/local/lib/systemd/system/revoke-bpfd.service"
+	[ "$output" = "ExecStart=/usr/local/sbin/revoke-bpfd \$REVOKE_BPFD_OPTS" ]
+	# a folder this machine's systemd (if any) reads units from
+	if command -v systemd-analyze >/dev/null; then
+		systemd-analyze unit-paths | grep -qx /usr/local/lib/systemd/system
+	fi
+	# one Debian 12's udev (252) reads rules from: udev(7)
+	run grep -o 'RUN+="[^"]*"' "$d/usr/local/lib/udev/rules.d/60-revoke-bpf.rules"
+	[ "$output" = 'RUN+="/usr/local/bin/revoke-bpf uevent"' ]
+	[ ! -e "$d/etc/udev" ]
+}
+
 @test "every subcommand has --help" {
 	local c
 	for c in add del list status events unload; do

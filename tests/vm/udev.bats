@@ -257,7 +257,7 @@ dead_fd() {
 
 @test "udevadm test --action=remove shows the shipped rule running revoke-bpf uevent" {
 	run "$REVOKE_UDEVADM" test --action=remove /sys/block/sda
-	[[ $output == *"/etc/udev/rules.d/60-revoke-bpf.rules:11 RUN '/usr/local/bin/revoke-bpf uevent'"* ]]
+	[[ $output == *"/usr/local/lib/udev/rules.d/60-revoke-bpf.rules:11 RUN '/usr/local/bin/revoke-bpf uevent'"* ]]
 }
 
 @test "revoke-bpf uevent outside udev says what it needs and sends nothing" {
