@@ -223,11 +223,60 @@ static int tracer_of(pid_t tgid)
 	return tracer;
 }
 
+/**
+ * tracee_under_seccomp() - is process @pid confined by a seccomp filter?
+ * @pid: the process, 0 for revoke-bpfd itself
+ *
+ * Return: true if its status says "Seccomp: 1" or "2"; false if not, or
+ * if it cannot be read.
+ */
+bool tracee_under_seccomp(pid_t pid)
+{
+	char path[64], line[128];
+	int mode = 0;
+	FILE *f;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Seccomp: %d", &mode) == 1)
+			break;
+	fclose(f);
+	return mode > 0;
+}
+
+/**
+ * tracee_seize_opts() - the ptrace options revoke-bpfd seizes threads with
+ *
+ * PTRACE_O_SUSPEND_SECCOMP lets the calls injected into a holder confined
+ * by seccomp pass its filter.  The kernel refuses it (EPERM) to a tracer
+ * that is under a seccomp filter itself, as a unit's SystemCallFilter=
+ * and the like would put revoke-bpfd: then it is left out, and such a
+ * holder is not injected into (seize_thread()).  Decided once.
+ *
+ * Return: TRACEE_SEIZE_OPTS, or it without PTRACE_O_SUSPEND_SECCOMP.
+ */
+int tracee_seize_opts(void)
+{
+	static int opts = -1;
+
+	if (opts < 0)
+		opts = tracee_under_seccomp(0) ?
+		       TRACEE_SEIZE_OPTS & ~PTRACE_O_SUSPEND_SECCOMP :
+		       TRACEE_SEIZE_OPTS;
+	return opts;
+}
+
 static int seize(pid_t tid)
 {
-	if (!ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)TRACEE_SEIZE_OPTS))
+	if (!ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)tracee_seize_opts()))
 		return 0;
-	/* no CONFIG_CHECKPOINT_RESTORE, or we are under seccomp ourselves */
+	/* no CONFIG_CHECKPOINT_RESTORE */
 	if (errno == EINVAL &&
 	    !ptrace(PTRACE_SEIZE, tid, NULL, (void *)(long)PTRACE_O_TRACESYSGOOD))
 		return 0;
@@ -281,7 +330,15 @@ static int add_thread(struct tracee *t, pid_t tid)
  */
 static int seize_thread(struct tracee *t, pid_t tid, char *why, size_t whylen)
 {
-	int err = seize(tid);
+	int err;
+
+	/* a call injected past its filter could be its death */
+	if (!(tracee_seize_opts() & PTRACE_O_SUSPEND_SECCOMP) &&
+	    tracee_under_seccomp(t->tgid)) {
+		snprintf(why, whylen, "under_seccomp_and_so_is_revoke_bpfd");
+		return -EPERM;
+	}
+	err = seize(tid);
 
 	if (err == -ESRCH || (err == -EPERM && thread_is_zombie(t->tgid, tid)))
 		return 1;

@@ -22,7 +22,11 @@
 #include "arch.h"
 
 #define TRACEE_MAX_RESEND 8
-/* The options every thread is seized with (tracee.c, tracee_insn.c). */
+/*
+ * The options every thread is seized with (tracee.c, tracee_insn.c,
+ * tracee_syscall.c), but PTRACE_O_SUSPEND_SECCOMP only when the kernel
+ * lets us have it: tracee_seize_opts().
+ */
 #define TRACEE_SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
 /* The stop status of a syscall stop, with PTRACE_O_TRACESYSGOOD. */
 #define TRACEE_SYSCALL_STOP (SIGTRAP | 0x80)
@@ -88,6 +92,8 @@ struct tracee {
 	unsigned long patch_word;
 };
 
+int tracee_seize_opts(void);
+bool tracee_under_seccomp(pid_t pid);
 int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen);
 int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,

@@ -79,7 +79,7 @@ static int exec_mapping(pid_t tgid, unsigned long ip, unsigned long *first)
 static int exitkill(pid_t tid)
 {
 	if (!ptrace(PTRACE_SETOPTIONS, tid, NULL,
-		    (void *)(long)(TRACEE_SEIZE_OPTS | PTRACE_O_EXITKILL)))
+		    (void *)(long)(tracee_seize_opts() | PTRACE_O_EXITKILL)))
 		return 0;
 	/* seized without PTRACE_O_SUSPEND_SECCOMP (see seize()) */
 	if (errno == EINVAL &&

@@ -241,7 +241,7 @@ int tracee_syscall(struct tracee *t, long nr, const unsigned long args[6],
 	regs = th->saved;
 	if (!th->injecting) {
 		ptrace(PTRACE_SETOPTIONS, th->tid, NULL,
-		       (void *)(long)(TRACEE_SEIZE_OPTS | PTRACE_O_EXITKILL));
+		       (void *)(long)(tracee_seize_opts() | PTRACE_O_EXITKILL));
 		th->injecting = true;
 		th->step = may_step(t, th);
 	}
