@@ -7,6 +7,7 @@ REPO=$(cd "$(dirname "${BATS_TEST_FILENAME}")/../.." && pwd)
 DEBS=$REPO/build/deb
 ASUSER=$REPO/build/tests/asuser
 HOSTILE=$REPO/build/tests/hostile
+HOLDER=$REPO/build/tests/holder
 UNIT=revoke-bpfd.service
 
 # until_true CMD...: wait (20 s at most) until CMD succeeds.
@@ -25,20 +26,24 @@ journal_mark() {
 	CURSOR=$(journalctl -u "$UNIT" -n 0 --show-cursor -q | sed -n 's/^-- cursor: //p')
 }
 
-# journal_since [ARGS...]: the unit's journal lines since journal_mark,
-# as journald keeps them (-o cat: the message alone).
+# journal_since [PRIORITY]: the messages the unit logged since
+# journal_mark, those at PRIORITY (3 err, 4 warning, 6 info) or more
+# urgent only if given.  Filtered by jq, not by -p: journalctl 252 skips
+# the first entry after --after-cursor when the cursor's own entry does
+# not match -p.
 journal_since() {
-	journalctl -u "$UNIT" -o cat -q ${CURSOR:+--after-cursor="$CURSOR"} "$@"
+	journalctl -u "$UNIT" -q -o json ${CURSOR:+--after-cursor="$CURSOR"} |
+		jq -r --argjson max "${1:-7}" 'select((.PRIORITY | tonumber) <= $max) | .MESSAGE'
 }
 
-# wait_journal TEXT [ARGS...]: wait until the unit logged a line with TEXT
-# since journal_mark.
+# journal_has TEXT [PRIORITY]: journal_since PRIORITY has a line with TEXT.
+journal_has() {
+	journal_since "${2:-7}" | grep -qF -- "$1"
+}
+
+# wait_journal TEXT [PRIORITY]: wait until journal_has TEXT PRIORITY.
 wait_journal() {
-	local text=$1
-	shift
-	until_true bash -c 'journalctl -u "$0" -o cat -q ${1:+--after-cursor="$1"} "${@:3}" |
-		grep -qF -- "$2"' "$UNIT" "${CURSOR:-}" "$text" "$@" ||
-		{ journal_since "$@" >&2; return 1; }
+	until_true journal_has "$@" || { journal_since >&2; return 1; }
 }
 
 # active: revoke-bpfd is running under systemd and answers.
