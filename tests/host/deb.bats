@@ -181,7 +181,7 @@ contents() {
 @test "the unit runs /usr/sbin/revoke-bpfd and the udev rule /usr/bin/revoke-bpf" {
 	local root=$BATS_FILE_TMPDIR/revoke-bpf
 	run grep '^ExecStart=' "$root/lib/systemd/system/revoke-bpfd.service"
-	[ "$output" = "ExecStart=/usr/sbin/revoke-bpfd" ]
+	[ "$output" = "ExecStart=/usr/sbin/revoke-bpfd \$REVOKE_BPFD_OPTS" ]
 	run grep -o 'RUN+="[^"]*"' "$root/lib/udev/rules.d/60-revoke-bpf.rules"
 	[ "$output" = 'RUN+="/usr/bin/revoke-bpf uevent"' ]
 }
