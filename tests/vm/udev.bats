@@ -168,6 +168,9 @@ usb_policy() {
 	[ "$rule" = "revoke subsystem=block ID_BUS=usb mode=umount" ]
 	echo "$rule" > "$POLICY"
 	revoke-bpf reload >/dev/null
+	# the admin's folder, before the shipped rule (which make install put
+	# under /usr/local/lib/udev/rules.d)
+	mkdir -p "${USB_RULE%/*}"
 	echo 'SUBSYSTEM=="block", KERNEL=="sd*", ENV{ID_BUS}="usb"' > "$USB_RULE"
 	"$REVOKE_UDEVADM" control --reload
 }
