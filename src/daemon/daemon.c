@@ -24,7 +24,7 @@
 #include "daemon.h"
 #include "lsm_check.h"
 #include "pipeline/pipeline.h"
-#include "pipeline/tracee.h"
+#include "pipeline/procfs.h"
 #include "store/store.h"
 
 #ifndef REVOKE_VERSION
@@ -404,7 +404,7 @@ static int start(struct daemon *d, const struct options *o)
 	pipeline_init(&d->pipeline, &d->rb);
 	if (d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), 0);
-	if (d->pipeline.ready && tracee_under_seccomp(0))
+	if (d->pipeline.ready && procfs_under_seccomp(0))
 		log_warn("revoke-bpfd runs under a seccomp filter, so the kernel "
 			 "refuses it PTRACE_O_SUSPEND_SECCOMP: a holder under "
 			 "seccomp cannot have calls injected and is killed by "

@@ -104,6 +104,54 @@ int procfs_maps(pid_t pid, procfs_maps_fn fn, void *arg)
 }
 
 /**
+ * procfs_status_long() - the first number of one field of a status file
+ * @path: the file, /proc/PID/status or /proc/self/status
+ * @name: the field's name, without its colon ("Uid", "TracerPid")
+ * @val: the number; left as it is if the field cannot be read
+ *
+ * Return: 0, or -ENOENT if the file or the field cannot be read.
+ */
+int procfs_status_long(const char *path, const char *name, long *val)
+{
+	size_t n = strlen(name);
+	char line[256];
+	int ret = -ENOENT;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ':' &&
+		    sscanf(line + n + 1, "%ld", val) == 1) {
+			ret = 0;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+/**
+ * procfs_under_seccomp() - is process @pid confined by a seccomp filter?
+ * @pid: the process, 0 for revoke-bpfd itself
+ *
+ * Return: true if its status says "Seccomp: 1" or "2"; false if not, or
+ * if it cannot be read.
+ */
+bool procfs_under_seccomp(pid_t pid)
+{
+	char path[64];
+	long mode = 0;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/status");
+	procfs_status_long(path, "Seccomp", &mode);
+	return mode > 0;
+}
+
+/**
  * procfs_describe() - a process's real uid and name, from /proc
  * @proc: where procfs is mounted ("/proc")
  * @pid: the process
@@ -124,13 +172,7 @@ void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16])
 		fclose(f);
 	}
 	snprintf(path, sizeof(path), "%s/%d/status", proc, (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld", uid) == 1)
-			break;
-	fclose(f);
+	procfs_status_long(path, "Uid", uid);
 }
 
 /* Is system call @nr, first argument @a0, of process @tgid a vfork? */

@@ -40,5 +40,7 @@ int procfs_stat_field(const char *path, int field, char *out, size_t len);
 int procfs_maps(pid_t pid, procfs_maps_fn fn, void *arg);
 bool procfs_in_vfork(pid_t tgid, pid_t tid);
 void procfs_describe(const char *proc, pid_t pid, long *uid, char comm[16]);
+int procfs_status_long(const char *path, const char *name, long *val);
+bool procfs_under_seccomp(pid_t pid);
 
 #endif /* REVOKE_PROCFS_H */

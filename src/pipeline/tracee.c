@@ -208,46 +208,12 @@ bool tracee_signal_stop(int status)
 
 static int tracer_of(pid_t tgid)
 {
-	char path[64], line[256];
-	int tracer = 0;
-	FILE *f;
+	char path[64];
+	long tracer = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "TracerPid: %d", &tracer) == 1)
-			break;
-	fclose(f);
-	return tracer;
-}
-
-/**
- * tracee_under_seccomp() - is process @pid confined by a seccomp filter?
- * @pid: the process, 0 for revoke-bpfd itself
- *
- * Return: true if its status says "Seccomp: 1" or "2"; false if not, or
- * if it cannot be read.
- */
-bool tracee_under_seccomp(pid_t pid)
-{
-	char path[64], line[128];
-	int mode = 0;
-	FILE *f;
-
-	if (pid)
-		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/status");
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Seccomp: %d", &mode) == 1)
-			break;
-	fclose(f);
-	return mode > 0;
+	procfs_status_long(path, "TracerPid", &tracer);
+	return (int)tracer;
 }
 
 /**
@@ -266,7 +232,7 @@ int tracee_seize_opts(void)
 	static int opts = -1;
 
 	if (opts < 0)
-		opts = tracee_under_seccomp(0) ?
+		opts = procfs_under_seccomp(0) ?
 		       TRACEE_SEIZE_OPTS & ~PTRACE_O_SUSPEND_SECCOMP :
 		       TRACEE_SEIZE_OPTS;
 	return opts;
@@ -334,7 +300,7 @@ static int seize_thread(struct tracee *t, pid_t tid, char *why, size_t whylen)
 
 	/* a call injected past its filter could be its death */
 	if (!(tracee_seize_opts() & PTRACE_O_SUSPEND_SECCOMP) &&
-	    tracee_under_seccomp(t->tgid)) {
+	    procfs_under_seccomp(t->tgid)) {
 		snprintf(why, whylen, "under_seccomp_and_so_is_revoke_bpfd");
 		return -EPERM;
 	}

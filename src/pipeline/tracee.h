@@ -93,7 +93,6 @@ struct tracee {
 };
 
 int tracee_seize_opts(void);
-bool tracee_under_seccomp(pid_t pid);
 int tracee_attach(struct tracee *t, pid_t tgid, int pidfd, int timeout_ms,
 		  char *why, size_t whylen);
 int tracee_interrupt(struct tracee *t, pid_t tgid, int pidfd,
