@@ -62,7 +62,8 @@ contents() {
 @test "make deb does nothing while the packages are newer than every source, and builds again after a change" {
 	run make -C "$REPO" --no-print-directory deb BUILD="$B"
 	[ "$status" -eq 0 ]
-	[ "$output" = "make: Nothing to be done for 'deb'." ]
+	# make[N] under make check, whose MAKELEVEL the tests inherit
+	[[ $output =~ ^make(\[[0-9]+\])?:\ Nothing\ to\ be\ done\ for\ \'deb\'\.$ ]]
 	# as if README.md had changed (-W): the packages would be built again
 	run make -C "$REPO" --no-print-directory -n -W README.md deb BUILD="$B"
 	[ "$status" -eq 0 ]
