@@ -186,9 +186,16 @@ ext4_at() {
 	systemctl reload "$UNIT"
 }
 
+# status_says REGEX: the unit's status text matches REGEX, whole.
+status_says() {
+	[[ $(systemctl show -p StatusText --value "$UNIT") =~ ^$1$ ]]
+}
+
 @test "systemctl stop keeps enforcing: a revoked file stays revoked" {
 	echo secret > /srv/secret
 	revoke-bpf add /srv/secret >/dev/null
+	# what systemctl status shows, as the daemon sees it
+	until_true status_says "enforcing: [0-9]+ files?, [0-9]+ devices? revoked"
 	systemctl stop "$UNIT"
 	[ "$(systemctl is-active "$UNIT")" = inactive ]
 	run cat /srv/secret
