@@ -62,7 +62,11 @@ EOF
 write_system_service() {
 	local nonce=$1 dir=$ROOT/payload/etc/revoke-vm
 	shift
-	mkdir -p "$dir" "$ROOT/payload/etc/systemd/system/multi-user.target.wants"
+	mkdir -p "$dir" "$ROOT/payload/etc/systemd/system/multi-user.target.wants" \
+		"$ROOT/payload/etc/tmpfiles.d"
+	# Debian's tmpfiles empty /tmp at boot ("D /tmp"): keep what --file
+	# put there (a repository cloned under /tmp, say)
+	echo 'd /tmp 1777 root root -' > "$ROOT/payload/etc/tmpfiles.d/tmp.conf"
 	{
 		echo 'cd /'
 		printf '%q ' "$@"
