@@ -293,7 +293,7 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)install -D -m 0644 man/revoke-bpf.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpf.8
 	$(Q)install -D -m 0644 man/revoke-bpfd.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpfd.8
 	$(Q)install -d $(DESTDIR)$(UNITDIR)
-	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|' dist/revoke-bpfd.service \
+	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|;s|@BINDIR@|$(BINDIR)|' dist/revoke-bpfd.service \
 		> $(DESTDIR)$(UNITDIR)/revoke-bpfd.service
 	$(Q)install -D -m 0644 $(BUILD)/librevoke.a $(DESTDIR)$(LIBDIR)/librevoke.a
 	$(Q)install -D -m 0755 $(BUILD)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)

@@ -300,7 +300,7 @@ static int seize_thread(struct tracee *t, pid_t tid, char *why, size_t whylen)
 
 	/* a call injected past its filter could be its death */
 	if (!(tracee_seize_opts() & PTRACE_O_SUSPEND_SECCOMP) &&
-	    procfs_under_seccomp(t->tgid)) {
+	    procfs_under_seccomp(tid)) {
 		snprintf(why, whylen, "under_seccomp_and_so_is_revoke_bpfd");
 		return -EPERM;
 	}

@@ -80,6 +80,35 @@ int store_disarm(struct store *rb)
 	return armed_clear(rb);
 }
 
+/*
+ * Is @pin_dir root's alone?  A BPF filesystem mounted without a mode is
+ * 1777: a folder a user made there before the daemon first ran would be
+ * adopted, and the user could unlink its pins and so lift every
+ * revocation while the daemon is down.  It must be a directory (not a
+ * link), owned by root and writable by no one else.
+ */
+static int pin_dir_trusted(const char *pin_dir, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (lstat(pin_dir, &st)) {
+		snprintf(err, errlen, "cannot stat %s: %s", pin_dir,
+			 strerror(errno));
+		return -errno;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		snprintf(err, errlen,
+			 "%s is not a folder of root's that only root may write "
+			 "(owner uid %u, mode %04o): someone else could lift "
+			 "every revocation by unlinking its pins; remove it, "
+			 "or name another with --pin-dir", pin_dir,
+			 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
 {
 	char parent[PATH_MAX];
@@ -93,7 +122,7 @@ static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
 	if (statfs(parent, &st) || st.f_type != BPF_FS_MAGIC) {
 		snprintf(err, errlen,
 			 "%s is not a BPF filesystem; mount one with "
-			 "'mount -t bpf bpf %s'", parent, parent);
+			 "'mount -t bpf -o mode=0700 bpf %s'", parent, parent);
 		return -ENOTDIR;
 	}
 	if (mkdir(pin_dir, 0700) && errno != EEXIST) {
@@ -101,7 +130,7 @@ static int check_bpffs(const char *pin_dir, char *err, size_t errlen)
 			 strerror(errno));
 		return -errno;
 	}
-	return 0;
+	return pin_dir_trusted(pin_dir, err, errlen);
 }
 
 static int map_capacity(int fd, uint32_t *max_entries)

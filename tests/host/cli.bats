@@ -172,6 +172,20 @@ setup() {
 	[ ! -e "$sock" ]
 }
 
+@test "revoke-bpfd refuses a pin folder that another user could write, and adopts nothing from it" {
+	[ "$(id -u)" -eq 0 ] || skip "the checks come after the one for root"
+	local b=$BATS_TEST_TMPDIR/bpf
+	mkdir "$b"
+	# a BPF filesystem of the test's own, mounted as users are told to
+	mount -t bpf bpf "$b"
+	mkdir "$b/pins"
+	chmod 0777 "$b/pins"
+	run "$DAEMON" --socket "$BATS_TEST_TMPDIR/sock" --pin-dir "$b/pins"
+	umount "$b"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpfd: $b/pins is not a folder of root's that only root may write (owner uid 0, mode 0777): someone else could lift every revocation by unlinking its pins; remove it, or name another with --pin-dir" ]
+}
+
 @test "revoke-bpfd writes <3> and no name when stderr is the journal's stream" {
 	local err=$BATS_TEST_TMPDIR/stderr
 	: > "$err"

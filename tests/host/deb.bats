@@ -258,21 +258,28 @@ contents() {
 }
 
 # The package's prerm (as shipped, debhelper's code included), with the
-# pin directory, the daemon and the command replaced by stand-ins under $T:
-# a copy of sleep named revoke-bpfd-stub (not to see a revoke-bpfd of this
-# machine) "runs" the daemon, and the command answers status and unload as
-# the real one would (prerm_env).
+# pin directory, the socket, the options file and the command replaced by
+# stand-ins under $T: a sleep started by start_daemon "runs" the daemon,
+# which the command reaches (status, unload) only while it lives, as the
+# real one would (prerm_env).
 prerm_env() {
-	mkdir -p "$T/sbin" "$T/bin" "$T/pins"
+	mkdir -p "$T/bin" "$T/pins"
 	dpkg-deb -I "$RB" prerm |
-		sed -e "s|^PIN_DIR=.*|PIN_DIR=$T/pins|" -e "s|^DAEMON=.*|DAEMON=revoke-bpfd-stub|" \
+		sed -e "s|^PIN_DIR=.*|PIN_DIR=$T/pins|" -e "s|^SOCKET=.*|SOCKET=$T/sock|" \
+		    -e "s|^OPTIONS=.*|OPTIONS=$T/default|" \
 		    -e "s|^CLI=.*|CLI=$T/bin/revoke-bpf|" -e "s|/run/systemd/system|$T/no-systemd|" \
 		>"$T/prerm"
-	cp "$(command -v sleep)" "$T/sbin/revoke-bpfd-stub"
 	# STATUS: entries devices filesystems; UNLOAD: ok, fail or fail-exit
 	cat >"$T/bin/revoke-bpf" <<-EOS
 	#!/bin/bash
 	echo "\$*" >>"$T/calls"
+	[ \$# -ge 2 ] && [ "\$1" = --socket ] || exit 2
+	sock=\$2
+	shift 2
+	if ! kill -0 "\$(cat "$T/daemon.pid" 2>/dev/null)" 2>/dev/null; then
+		echo "revoke-bpf: cannot reach revoke-bpfd on \$sock: No such file or directory" >&2
+		exit 1
+	fi
 	case "\$*" in
 	status)
 		set -- \$(cat "$T/STATUS")
@@ -280,7 +287,7 @@ prerm_env() {
 		;;
 	"--reply-timeout 30 unload --yes")
 		case \$(cat "$T/UNLOAD") in
-		ok) rm -rf "$T/pins"; kill \$(cat "$T/daemon.pid")
+		ok) rm -rf "\$(dirname "\$sock")/pins"; kill \$(cat "$T/daemon.pid")
 		    echo "unloaded: nothing is revoked or enforced any more, and revoke-bpfd has exited" ;;
 		fail) echo "revoke-bpf: unload: no answer from revoke-bpfd within 30 s" >&2; exit 1 ;;
 		fail-exit) kill \$(cat "$T/daemon.pid")
@@ -296,7 +303,7 @@ prerm_env() {
 }
 
 start_daemon() {
-	"$T/sbin/revoke-bpfd-stub" 600 3>&- &
+	sleep 600 3>&- &
 	echo $! >"$T/daemon.pid"
 }
 
@@ -314,8 +321,8 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "revoke-bpf: every revocation was lifted (2 inodes, 1 device, 0 filesystems); revoke-bpfd detached its programs and exited" ]
 	[ ! -e "$T/pins" ]
-	[ "$(cat "$T/calls")" = "status
---reply-timeout 30 unload --yes" ]
+	[ "$(cat "$T/calls")" = "--socket $T/sock status
+--socket $T/sock --reply-timeout 30 unload --yes" ]
 }
 
 @test "removing revoke-bpf while revoke-bpfd runs with nothing revoked says that nothing was" {
@@ -335,7 +342,31 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "revoke-bpf: revoke-bpfd was not running; removed the 3 objects pinned in $T/pins: every revocation was lifted" ]
 	[ ! -e "$T/pins" ]
-	[ ! -s "$T/calls" ]
+	[ "$(cat "$T/calls")" = "--socket $T/sock status" ]
+}
+
+@test "a program any user names revoke-bpfd is not taken for the daemon: the pins are removed" {
+	prerm_env
+	mkdir -p "$T/fake"
+	cp "$(command -v sleep)" "$T/fake/revoke-bpfd"
+	"$T/fake/revoke-bpfd" 600 3>&- &
+	local fake=$!
+	run sh "$T/prerm" remove
+	kill "$fake"
+	[ "$status" -eq 0 ]
+	[ "$output" = "revoke-bpf: revoke-bpfd was not running; removed the 3 objects pinned in $T/pins: every revocation was lifted" ]
+	[ ! -e "$T/pins" ]
+}
+
+@test "the pin folder and socket given in /etc/default/revoke-bpfd are the ones lifted" {
+	prerm_env
+	mv "$T/pins" "$T/other-pins"
+	echo "REVOKE_BPFD_OPTS=\"--pin-dir $T/other-pins --socket=$T/other.sock\"" >"$T/default"
+	run sh "$T/prerm" remove
+	[ "$status" -eq 0 ]
+	[ "$output" = "revoke-bpf: revoke-bpfd was not running; removed the 3 objects pinned in $T/other-pins: every revocation was lifted" ]
+	[ ! -e "$T/other-pins" ]
+	[ "$(cat "$T/calls")" = "--socket $T/other.sock status" ]
 }
 
 @test "removing revoke-bpf with no daemon and nothing pinned says that nothing was revoked" {
@@ -353,7 +384,7 @@ teardown() {
 	echo fail >"$T/UNLOAD"
 	run sh "$T/prerm" remove
 	[ "$status" -eq 0 ]
-	[ "$output" = "revoke-bpf: revoke-bpfd did not lift the revocations (unload: no answer from revoke-bpfd within 30 s); they stay enforced by the 3 objects pinned in $T/pins: lift them with 'rm -r $T/pins' once revoke-bpfd has stopped" ]
+	[ "$output" = "revoke-bpf: revoke-bpfd did not lift the revocations (unload: no answer from revoke-bpfd within 30 s) and still runs: they stay enforced by the 3 objects pinned in $T/pins until it stops; then lift them with 'rm -r $T/pins'" ]
 	[ -d "$T/pins" ]
 }
 
@@ -364,7 +395,7 @@ teardown() {
 	echo fail-exit >"$T/UNLOAD"
 	run sh "$T/prerm" remove
 	[ "$status" -eq 0 ]
-	[ "$output" = "revoke-bpf: revoke-bpfd's unload failed (unload: cannot remove the pins in $T/pins: Device or resource busy; remove them by hand with 'rm -r $T/pins'), and it exited; removed the 3 objects pinned in $T/pins: every revocation was lifted" ]
+	[ "$output" = "revoke-bpf: revoke-bpfd's unload failed (unload: cannot remove the pins in $T/pins: Device or resource busy; remove them by hand with 'rm -r $T/pins'), and it was stopped; removed the 3 objects pinned in $T/pins: every revocation was lifted" ]
 	[ ! -e "$T/pins" ]
 }
 

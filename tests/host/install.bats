@@ -112,7 +112,8 @@ need_systemd_analyze() {
 		CAP_KILL CAP_SYS_CHROOT CAP_MKNOD; do
 		[[ $caps == *" $c "* ]] || { echo "missing $c"; false; }
 	done
-	[ "$(directive ExecReload)" = "/bin/kill -HUP \$MAINPID" ]
+	# a reload that waits for the answer and fails on a refused policy
+	[[ $(directive ExecReload) == */bin/revoke-bpf\ reload ]]
 	[ "$(directive EnvironmentFile)" = "-/etc/default/revoke-bpfd" ]
 	[ "$(directive Restart)" = on-failure ]
 }
