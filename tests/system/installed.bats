@@ -57,6 +57,14 @@ remove_disk() {
 	echo 1 > /sys/block/sda/device/delete
 }
 
+# as_nobody CMD...: run CMD as uid 65534, its output in $D/out, until it
+# says "ready"; its pid first in KILL.
+as_nobody() {
+	"$ASUSER" 65534 "$@" >"$D/out" 2>&1 3>&- &
+	KILL+=($!)
+	until_true grep -q '^ready' "$D/out"
+}
+
 # ext4_at DIR: a new ext4 filesystem mounted at DIR, with a file "data".
 ext4_at() {
 	truncate -s 32M "$D/img"
@@ -83,9 +91,7 @@ ext4_at() {
 	f=$D/file
 	echo data > "$f"
 	chmod 666 "$f"
-	"$ASUSER" 65534 "$HOSTILE" traced "$f" >"$D/out" 2>&1 3>&- &
-	KILL+=($!)
-	until_true grep -q '^ready' "$D/out"
+	as_nobody "$HOSTILE" traced "$f"
 	child=$(sed -n 's/^ready pid=[0-9]* child=//p' "$D/out")
 	KILL+=("$child")
 	run revoke-bpf add "$f"
@@ -101,9 +107,7 @@ ext4_at() {
 	f=$D/file
 	echo data > "$f"
 	chmod 666 "$f"
-	"$ASUSER" 65534 "$HOLDER" --seccomp mmap "$f" >"$D/out" 2>&1 3>&- &
-	KILL+=($!)
-	until_true grep -q '^ready' "$D/out"
+	as_nobody "$HOLDER" --seccomp mmap "$f"
 	grep -q '^Seccomp:[[:space:]]*2' "/proc/${KILL[0]}/status"
 	run revoke-bpf add "$f"
 	echo "$output"
