@@ -38,6 +38,15 @@ directive() {
 	sed -n "s/^$1=//p" "$UNIT"
 }
 
+# none_set DIRECTIVE...: $UNIT sets none of them; else name those it sets
+none_set() {
+	local d found=
+	for d; do
+		grep -q "^$d=" "$UNIT" && found="$found $d"
+	done
+	[ -z "$found" ] || { echo "must not be set:$found"; false; }
+}
+
 # help_exits: the exit statuses revoke-bpfd --help lists
 help_exits() {
 	"$REPO/build/revoke-bpfd" --help |
@@ -75,34 +84,26 @@ need_systemd_analyze() {
 
 @test "the unit gives the daemon no mount namespace, device filter, network or users of its own" {
 	unit_tree
-	local d found=
 	# each makes a mount namespace (systemd.exec(5)), in which an unmount
 	# does not reach the host's mounts; PrivateNetwork= implies one in
 	# newer systemd; a device filter blocks opening a user's tty
-	for d in ProtectSystem ProtectHome PrivateTmp PrivateDevices PrivateMounts \
+	none_set ProtectSystem ProtectHome PrivateTmp PrivateDevices PrivateMounts \
 		ProtectKernelTunables ProtectKernelModules ProtectKernelLogs \
 		ProtectControlGroups ProtectProc ProcSubset PrivateIPC \
 		ReadWritePaths ReadOnlyPaths InaccessiblePaths ExecPaths NoExecPaths \
 		TemporaryFileSystem BindPaths BindReadOnlyPaths MountFlags \
 		RootDirectory RootImage MountAPIVFS PrivateNetwork PrivateUsers \
-		DynamicUser DeviceAllow DevicePolicy ProtectClock; do
-		grep -q "^$d=" "$UNIT" && found="$found $d"
-	done
-	[ -z "$found" ] || { echo "must not be set:$found"; false; }
+		DynamicUser DeviceAllow DevicePolicy ProtectClock
 }
 
 @test "the unit puts the daemon under no seccomp filter, which would cost it PTRACE_O_SUSPEND_SECCOMP" {
 	unit_tree
-	local d found=
 	# each is a seccomp filter (systemd.exec(5)); the kernel refuses
 	# PTRACE_O_SUSPEND_SECCOMP to a tracer under one
-	for d in SystemCallFilter SystemCallArchitectures SystemCallLog RestrictNamespaces \
+	none_set SystemCallFilter SystemCallArchitectures SystemCallLog RestrictNamespaces \
 		RestrictAddressFamilies LockPersonality MemoryDenyWriteExecute \
 		RestrictRealtime RestrictSUIDSGID ProtectHostname ProtectKernelModules \
-		ProtectKernelTunables ProtectClock PrivateDevices Personality; do
-		grep -q "^$d=" "$UNIT" && found="$found $d"
-	done
-	[ -z "$found" ] || { echo "must not be set:$found"; false; }
+		ProtectKernelTunables ProtectClock PrivateDevices Personality
 }
 
 @test "the unit grants what the daemon's work needs" {
