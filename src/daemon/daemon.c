@@ -318,16 +318,8 @@ static void events_dropped(int fd, void *arg)
 	ctl_loop_drop_stream(arg, fd);
 }
 
-/* Each request may change what is revoked: STATUS= counts again. */
-static bool loop_handle(const struct ctl_peer *peer, const char *buf,
-			size_t len, struct rbuf *resp, void *ctx)
-{
-	((struct daemon *)ctx)->notify.stale = true;
-	return verbs_handle(peer, buf, len, resp, ctx);
-}
-
 static const struct ctl_loop_ops loop_ops = {
-	.handle = loop_handle,
+	.handle = verbs_handle,
 	.may_act = verbs_may_send_fd,
 	.unstream = loop_unstream,
 	.tick = loop_tick,

@@ -87,7 +87,8 @@ struct devices_parts {
 /**
  * struct daemon_notify - what systemd was told, and when to count again
  * @listening: $NOTIFY_SOCKET is set
- * @stale: a request or a uevent was handled since the last count
+ * @stale: a privileged request or a uevent was handled since the last
+ *	count (verbs_handle(), devices_read_uevents())
  * @attaches: the store's attaches at the last count
  * @detaches: its detaches, likewise
  * @looked_ms: when the programs' own drops were last looked for

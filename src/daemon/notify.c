@@ -9,7 +9,7 @@
  * Each message is one datagram to $NOTIFY_SOCKET, as sd_notify(3) sends
  * it, without libsystemd.  Counting the sets costs a pass over the
  * revoked set, so it is done only when something may have changed: a
- * request or a uevent was handled, the programs were attached or
+ * privileged request or a uevent was handled, the programs were attached or
  * detached, or, while they are attached, they dropped the entries of
  * freed inodes or filesystems themselves (looked at once a second).
  */
@@ -160,7 +160,7 @@ static bool notify_dropped(struct daemon *d)
  * @now_ms: CLOCK_MONOTONIC, in milliseconds
  *
  * Call it as the loop comes round.  The sets are counted only if
- * @d->notify.stale was set (a request, a uevent), the programs were
+ * @d->notify.stale was set (a privileged request, a uevent), the programs were
  * attached or detached since, or they dropped entries themselves; and
  * not at all if nobody listens.
  */

@@ -455,5 +455,9 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 		return false;
 	}
 	store_attach_take(&d->rb);	/* an attach of an earlier event's */
+	/* only a privileged verb changes what is revoked: STATUS= counts
+	 * again after it, not after anyone's status or list */
+	if (revoke_verb_privileged(req.verb))
+		d->notify.stale = true;
 	return verbs_handlers[req.verb](d, peer, &req, resp) == 1;
 }
