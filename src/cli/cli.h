@@ -13,6 +13,14 @@
 
 #include "common/common.h"
 
+/*
+ * revoke-bpf's exit status, the same for every command (revoke-bpf(8),
+ * EXIT STATUS): add and umount also exit 3 and 4 (their help says when).
+ */
+#define CLI_EXIT_OK	0	/* done: every access is gone, or the answer shown */
+#define CLI_EXIT_FAIL	1	/* nothing done: an error, or revoke-bpfd unreachable */
+#define CLI_EXIT_USAGE	2	/* the command line is wrong; nothing was sent */
+
 /* each wait for revoke-bpfd, unless revoke-bpf --reply-timeout says */
 #define CTL_CLIENT_TIMEOUT_DEFAULT_MS 5000
 

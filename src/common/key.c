@@ -44,6 +44,48 @@ int revoke_parse_u64(const char *s, uint64_t *out)
 }
 
 /**
+ * revoke_parse_duration_ms() - parse a duration given on the command line
+ * @s: a number of seconds ("2"), or a number with a unit: "ms", "s",
+ *	"min" ("100ms", "2s", "1min"); digits only, no sign or fraction
+ * @max_ms: the largest duration accepted, in milliseconds
+ * @ms: the duration in milliseconds
+ *
+ * Every option that takes a duration takes it this way: seconds unless
+ * the unit says otherwise, as sleep(1) and systemd's time spans do.
+ *
+ * Return: 0, -EINVAL if @s is not a number with one of those units,
+ * -ERANGE if it is longer than @max_ms.
+ */
+int revoke_parse_duration_ms(const char *s, uint64_t max_ms, uint64_t *ms)
+{
+	static const struct { const char *unit; uint64_t ms; } units[] = {
+		{ "", 1000 }, { "s", 1000 }, { "ms", 1 }, { "min", 60000 },
+	};
+	char num[32];
+	size_t digits, i;
+	uint64_t v;
+
+	if (!s)
+		return -EINVAL;
+	digits = strspn(s, "0123456789");
+	if (!digits || digits >= sizeof(num))
+		return digits ? -ERANGE : -EINVAL;
+	memcpy(num, s, digits);
+	num[digits] = '\0';
+	if (revoke_parse_u64(num, &v))
+		return -ERANGE;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(s + digits, units[i].unit))
+			continue;
+		if (v > max_ms / units[i].ms)
+			return -ERANGE;
+		*ms = v * units[i].ms;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/**
  * revoke_parse_ino() - parse an inode number
  * @s: decimal text
  * @ino: the inode number, never 0

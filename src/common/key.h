@@ -15,6 +15,7 @@
 #include "revoke_bpf.h"
 
 int revoke_parse_u64(const char *s, uint64_t *out);
+int revoke_parse_duration_ms(const char *s, uint64_t max_ms, uint64_t *ms);
 int revoke_parse_ino(const char *s, uint64_t *ino);
 int revoke_parse_devspec(const char *s, unsigned int *major, unsigned int *minor);
 

@@ -26,6 +26,34 @@ static void test_parse_u64(void)
 	CHECK("u64 rejects hex", revoke_parse_u64("0x10", &v) == -EINVAL);
 }
 
+static void test_parse_duration(void)
+{
+	uint64_t ms = 0;
+
+	CHECK("duration: a bare number is seconds",
+	      revoke_parse_duration_ms("2", 60000, &ms) == 0 && ms == 2000);
+	CHECK("duration: s", revoke_parse_duration_ms("3s", 60000, &ms) == 0 &&
+	      ms == 3000);
+	CHECK("duration: ms", revoke_parse_duration_ms("100ms", 60000, &ms) == 0 &&
+	      ms == 100);
+	CHECK("duration: min", revoke_parse_duration_ms("1min", 60000, &ms) == 0 &&
+	      ms == 60000);
+	CHECK("duration: 0 is 0", revoke_parse_duration_ms("0", 60000, &ms) == 0 &&
+	      ms == 0);
+	CHECK("duration: past the maximum is ERANGE",
+	      revoke_parse_duration_ms("61s", 60000, &ms) == -ERANGE);
+	CHECK("duration: 2^64 s is ERANGE, not a wrap",
+	      revoke_parse_duration_ms("18446744073709551615", 60000, &ms) == -ERANGE);
+	CHECK("duration: an unknown unit is EINVAL",
+	      revoke_parse_duration_ms("2h", 60000, &ms) == -EINVAL);
+	CHECK("duration: a fraction is EINVAL",
+	      revoke_parse_duration_ms("1.5s", 60000, &ms) == -EINVAL);
+	CHECK("duration: no number is EINVAL",
+	      revoke_parse_duration_ms("ms", 60000, &ms) == -EINVAL);
+	CHECK("duration: a sign is EINVAL",
+	      revoke_parse_duration_ms("-1", 60000, &ms) == -EINVAL);
+}
+
 static void test_parse_ino(void)
 {
 	uint64_t ino = 0;
@@ -93,6 +121,7 @@ static void test_looks_numeric(void)
 int main(void)
 {
 	test_parse_u64();
+	test_parse_duration();
 	test_parse_ino();
 	test_devspec();
 	test_kdev();
