@@ -269,10 +269,13 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (l.want_help) {
-		if (l.help && l.cmd->fn != do_help)
+		/* help add --help: add's; help --help: help's */
+		if (l.cmd && l.cmd->fn == do_help && l.argc)
+			return do_help(l.argc, l.argv);
+		if (l.help)
 			cli_help_print_verb(stdout, l.help);
 		else
-			return do_help(l.cmd ? l.argc : 0, l.argv);
+			cli_help_print_all(stdout);
 		return CLI_EXIT_OK;
 	}
 	if (!l.cmd || l.bad)
