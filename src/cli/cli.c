@@ -237,14 +237,16 @@ static int parse_line(int argc, char **argv, struct line *l)
 	return 0;
 }
 
-/* What a bad line says: one line on stderr, exit 2 */
+/* What a bad line says: one line on stderr (no command: a short usage), exit 2 */
 static int usage_error(const struct line *l)
 {
+	if (!l->cmd && l->bad) {
+		p_err("unknown option '%s'; try 'revoke-bpf help'", l->bad);
+		return CLI_EXIT_USAGE;
+	}
 	if (!l->cmd) {
 		fprintf(stderr, "Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]\n"
-			"revoke-bpf: %s%s%s; try 'revoke-bpf help'\n",
-			l->bad ? "unknown option '" : "no command given",
-			l->bad ? l->bad : "", l->bad ? "'" : "");
+			"Try 'revoke-bpf help' for the commands.\n");
 		return CLI_EXIT_USAGE;
 	}
 	p_err("unknown option '%s'; try 'revoke-bpf help %s'", l->bad,

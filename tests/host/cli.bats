@@ -63,7 +63,10 @@ setup() {
 	run --separate-stderr "$CLI"
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
-	[ "$stderr" = $'Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]\nrevoke-bpf: no command given; try \'revoke-bpf help\'' ]
+	[ "$stderr" = $'Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]\nTry \'revoke-bpf help\' for the commands.' ]
+	run --separate-stderr "$CLI" -j --socket "$NOSOCK"
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
 }
 
 @test "an unknown option, before or after the command, is one line naming it and exit 2" {
@@ -75,7 +78,7 @@ setup() {
 	[ "$output" = "revoke-bpf: list: unknown option '--frob'; try 'revoke-bpf help list'" ]
 	run "$CLI" --frob
 	[ "$status" -eq 2 ]
-	[ "${lines[1]}" = "revoke-bpf: unknown option '--frob'; try 'revoke-bpf help'" ]
+	[ "$output" = "revoke-bpf: unknown option '--frob'; try 'revoke-bpf help'" ]
 }
 
 @test "global options go anywhere on the line" {
