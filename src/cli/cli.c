@@ -237,7 +237,7 @@ static int parse_line(int argc, char **argv, struct line *l)
 	return 0;
 }
 
-/* What a bad line says: one line on stderr (no command: a short usage), exit 2 */
+/* A bad line: one line on stderr (no command: a short usage); exit 2 */
 static int usage_error(const struct line *l)
 {
 	if (!l->cmd && l->bad) {
