@@ -289,8 +289,9 @@ static const struct cli_help helps[] = {
 			 "environment (ACTION, SUBSYSTEM, MAJOR, MINOR and the "
 			 "properties) to revoke-bpfd, which revokes a removed "
 			 "device if its policy says so, and return at once.",
-		.exit = "0 handed over, or no revoke-bpfd listens (the event "
-			"is nobody's); 1 a malformed event, or refused; 2 the "
+		.exit = "0 handed over (its answer is not waited for), or no "
+			"revoke-bpfd listens (the event is nobody's); 1 a "
+			"malformed event, or revoke-bpfd did not take it; 2 the "
 			"command line is wrong",
 		.example = "ACTION=remove SUBSYSTEM=tty MAJOR=188 MINOR=0 "
 			   "revoke-bpf uevent",

@@ -137,10 +137,11 @@ not_delayed() {
 	run "$ASUSER" 1000 revoke-bpf holders -s "$F"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	run "$ASUSER" 1000 env ACTION=remove SUBSYSTEM=tty MAJOR=188 MINOR=0 \
-		revoke-bpf uevent
-	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: uevent: only root may use 'uevent' (you are uid 1000), not the members of revoke-bpfd's --group; run it with sudo"
+	# revoke-bpf uevent returns without the answer: ask as it does
+	run "$ASUSER" 1000 bash -c 'printf "%s\n" "$1" | "$2" "$3"' _ \
+		"revoke-bpf/1 uevent action=remove rdev=188:0 type=char" \
+		"$CTLSEND" "$SOCK"
+	expect_lines "err EPERM only root may use 'uevent' (you are uid 1000), not the members of revoke-bpfd's --group; run it with sudo"
 	run "$ASUSER" 1000 revoke-bpf unload --yes
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: unload: only root may use 'unload' (you are uid 1000), not the members of revoke-bpfd's --group; run it with sudo"
