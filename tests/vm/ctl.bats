@@ -145,7 +145,10 @@ not_delayed() {
 	run "$ASUSER" 1000 revoke-bpf unload --yes
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: unload: only root may use 'unload' (you are uid 1000), not the members of revoke-bpfd's --group; run it with sudo"
-	run "$ASUSER" 65534 revoke-bpf umount /mnt
+	mkdir -p /run/grp-fs
+	mount -t tmpfs none /run/grp-fs
+	run "$ASUSER" 65534 revoke-bpf umount /run/grp-fs
+	umount /run/grp-fs
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: umount: only root and members of group revokers may use 'umount' (you are uid 65534); run it with sudo"
 	run "$ASUSER" 1000 revoke-bpf del "$F"
