@@ -10,6 +10,7 @@
 #define REVOKE_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "common/common.h"
 
@@ -49,6 +50,58 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 		     const char **path);
 int cli_target_open(const char *path, struct revoke_req *req);
 int cli_target_leave(int fd);
+
+/**
+ * struct cli_opt - an option, for the parser (cli.c) and the help
+ * @name: its long name with the dashes ("--timeout"), or an operand's
+ *	name ("PATH") in a help table
+ * @short_name: its one-letter form ("-j"), or NULL
+ * @arg: the name of the value it takes ("DURATION"), or NULL for a flag
+ * @text: what it does, with its default and unit
+ */
+struct cli_opt {
+	const char *name;
+	const char *short_name;
+	const char *arg;
+	const char *text;
+};
+
+#define CLI_HELP_TABLES	4	/* option tables a command's help lists */
+
+/**
+ * struct cli_help - a command's help (cli_help.c)
+ * @name: the command
+ * @verb: its enum revoke_verb (who may use it), or -1 (help)
+ * @line: its line in 'revoke-bpf help', after the name
+ * @synopsis: its forms, each after "revoke-bpf NAME"; NULL-terminated
+ * @about: what it does
+ * @opts: its options, a table each (NULL: no more)
+ * @exit: its exit status
+ * @example: command lines, one a line
+ */
+struct cli_help {
+	const char *name;
+	int verb;
+	const char *line;
+	const char *const *synopsis;
+	const char *about;
+	const struct cli_opt *opts[CLI_HELP_TABLES];
+	const char *exit;
+	const char *example;
+};
+
+/* cli_help.c */
+extern const struct cli_opt cli_global_opts[];
+const struct cli_help *cli_help_find(const char *name);
+const struct cli_opt *cli_help_opt(const struct cli_opt *table,
+				   const char *arg);
+const struct cli_opt *cli_help_verb_opt(const struct cli_help *h,
+					const char *arg);
+void cli_help_print_verb(FILE *f, const struct cli_help *h);
+void cli_help_print_all(FILE *f);
+
+/* cli.c: -p/--pretty (json_output is set with it) */
+extern bool json_pretty;
 
 /* cli_output.c */
 extern bool json_output;

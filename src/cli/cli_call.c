@@ -64,36 +64,32 @@ int cli_call(const struct revoke_req *req, int send_fd, char **word,
 
 
 /**
- * cli_no_operands() - check that a command got only --json
- * @argc: number of arguments after the command
+ * cli_no_operands() - check that a command got no operand
+ * @argc: number of arguments after the command (global options and the
+ *	command's own options are taken out by cli.c)
  * @argv: the arguments
  *
- * Return: 0, or -1 after a message.
+ * Return: 0, or CLI_EXIT_USAGE after a message.
  */
 int cli_no_operands(int argc, char **argv)
 {
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json_output = true;
-			continue;
-		}
-		p_err("unexpected argument '%s'", argv[i]);
-		return -1;
-	}
-	return 0;
+	if (!argc)
+		return 0;
+	p_err("takes no operand, and '%s' is one; try 'revoke-bpf help'",
+	      argv[0]);
+	return CLI_EXIT_USAGE;
 }
 
 /**
  * cli_query() - a request without fields (list, status, reload)
  * @verb: the request's verb
- * @argc: number of arguments after the command: --json at most
+ * @argc: number of arguments after the command: none
  * @argv: the arguments
  * @resp: where the answer is kept; the caller frees it
  * @body: the answer's data lines
  *
- * Return: 0 for an "ok" answer, or -1 after a message.
+ * Return: 0 for an "ok" answer; CLI_EXIT_USAGE if there is an operand,
+ * CLI_EXIT_FAIL on an error, after a message.
  */
 int cli_query(enum revoke_verb verb, int argc, char **argv,
 	      struct rbuf *resp, char **body)
@@ -102,6 +98,6 @@ int cli_query(enum revoke_verb verb, int argc, char **argv,
 	char *word;
 
 	if (cli_no_operands(argc, argv))
-		return -1;
-	return cli_call(&req, -1, &word, body, resp);
+		return CLI_EXIT_USAGE;
+	return cli_call(&req, -1, &word, body, resp) ? CLI_EXIT_FAIL : 0;
 }

@@ -45,7 +45,7 @@ static void print_event(char *line)
  * Stream denials until interrupted, or until --count N have been shown.
  * The connection is read line by line as the daemon writes it.
  *
- * Return: 0, or 1 on an error.
+ * Return: 0; 1 on an error; 2 if the command line is wrong.
  */
 int do_events(int argc, char **argv)
 {
@@ -57,16 +57,18 @@ int do_events(int argc, char **argv)
 	FILE *fp;
 
 	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json_output = true;
-		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+		if (!strcmp(argv[i], "--count") && i + 1 < argc) {
 			if (revoke_parse_u64(argv[++i], &count) || !count) {
-				p_err("--count '%s' is not a positive number", argv[i]);
-				return 1;
+				p_err("--count '%s' is not a positive number",
+				      argv[i]);
+				return CLI_EXIT_USAGE;
 			}
+		} else if (!strcmp(argv[i], "--count")) {
+			p_err("--count needs a number N; try 'revoke-bpf help "
+			      "events'");
+			return CLI_EXIT_USAGE;
 		} else {
-			p_err("unexpected argument '%s'", argv[i]);
-			return 1;
+			return cli_no_operands(argc - i, argv + i);
 		}
 	}
 	fd = ctl_open(cli_socket_path, &req, -1, err, sizeof(err));
@@ -127,7 +129,7 @@ out:
  * revoked, and udev would log a failure for every removed device.
  *
  * Return: 0, also when no daemon is there; 1 on a malformed event or if
- * the daemon did not take it.
+ * the daemon did not take it; 2 if given an operand.
  */
 int do_uevent(int argc, char **argv)
 {
@@ -141,9 +143,9 @@ int do_uevent(int argc, char **argv)
 
 	(void)argv;
 	if (argc) {
-		p_err("takes no arguments: udev passes the event in the "
+		p_err("takes no operand: udev passes the event in the "
 		      "environment");
-		return 1;
+		return CLI_EXIT_USAGE;
 	}
 	if (!action || !sub || !maj || !min) {
 		p_err("ACTION, SUBSYSTEM, MAJOR and MINOR must be set, as udev's "

@@ -133,7 +133,10 @@ static int holders_fs_target(const char *mountpoint, struct revoke_req *req)
 	return 0;
 }
 
-/* The operands: PATH or --fs MOUNTPOINT, and --json; 0 or -1 after a message */
+/* -s, --quiet: nothing printed, the exit status says (fuser -s) */
+static bool holders_quiet;
+
+/* The operands: PATH or --fs MOUNTPOINT, and -s; 0 or -1 after a message */
 static int holders_parse(int argc, char **argv, const char **operand,
 			 bool *fs)
 {
@@ -142,8 +145,8 @@ static int holders_parse(int argc, char **argv, const char **operand,
 	*operand = NULL;
 	*fs = false;
 	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json_output = true;
+		if (!strcmp(argv[i], "-s") || !strcmp(argv[i], "--quiet")) {
+			holders_quiet = true;
 		} else if (!strcmp(argv[i], "--fs")) {
 			*fs = true;
 		} else if (!strcmp(argv[i], "--") && i + 1 < argc &&
@@ -327,6 +330,18 @@ static void holders_print_json(char *body)
 	printf("]\n");
 }
 
+/* How many holder lines @body has, left as it is. */
+static int holders_count(const char *body)
+{
+	size_t n = strlen(REVOKE_LINE_HOLDER);
+	int count = 0;
+
+	for (; *body; body += strcspn(body, "\n"), body += !!*body)
+		count += !strncmp(body, REVOKE_LINE_HOLDER, n) &&
+			 (body[n] == ' ' || body[n] == '\n' || !body[n]);
+	return count;
+}
+
 /**
  * do_holders() - revoke-bpf holders PATH | --fs MOUNTPOINT [--json]
  * @argc: number of arguments after the command
@@ -339,7 +354,8 @@ static void holders_print_json(char *body)
  * directory, e executable) and its descriptors; with --json an array of
  * objects.
  *
- * Return: 0, also when nothing holds it; 1 on an error.
+ * Return: 0 if something holds it; 1 if nothing does (as fuser(1)), or on
+ * an error; 2 if the command line is wrong.
  */
 int do_holders(int argc, char **argv)
 {
@@ -351,7 +367,7 @@ int do_holders(int argc, char **argv)
 	bool fs;
 
 	if (holders_parse(argc, argv, &operand, &fs))
-		return 1;
+		return CLI_EXIT_USAGE;
 	if (fs && holders_fs_target(operand, &req))
 		return 1;
 	if (!fs && (fd = cli_target_open(operand, &req)) < 0)
@@ -365,11 +381,13 @@ int do_holders(int argc, char **argv)
 	}
 	/* the line naming the file or filesystem, then the holders */
 	cli_output_next_line(&body);
+	ret = holders_count(body) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+	if (holders_quiet)
+		goto out;
 	if (json_output)
 		holders_print_json(body);
 	else
 		holders_print_text(body);
-	ret = 0;
 out:
 	rbuf_free(&resp);
 	return ret;

@@ -43,18 +43,19 @@ static void print_filesystem(const char *line, const char *fs)
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * Return: 0, or 1 on an error.
+ * Return: 0; 1 on an error; 2 if given an operand.
  */
 int do_list(int argc, char **argv)
 {
 	struct rbuf resp = {};
 	char *body, *line;
 	bool first = true;
-	int n = 0;
+	int n = 0, ret;
 
-	if (cli_query(REVOKE_VERB_LIST, argc, argv, &resp, &body)) {
+	ret = cli_query(REVOKE_VERB_LIST, argc, argv, &resp, &body);
+	if (ret) {
 		rbuf_free(&resp);
-		return 1;
+		return ret;
 	}
 	if (json_output)
 		putchar('[');
@@ -142,17 +143,20 @@ static int check_attached(const char *attached, const char *enforcement)
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * Return: 0, or 1 on an error or if some program is not attached.
+ * Return: 0; 1 on an error or if some program is not attached; 2 if given
+ * an operand.
  */
 int do_status(int argc, char **argv)
 {
 	struct rbuf resp = {};
 	char *body, *line, attached[32] = "", enforcement[16] = "";
 	bool first = true;
+	int ret;
 
-	if (cli_query(REVOKE_VERB_STATUS, argc, argv, &resp, &body)) {
+	ret = cli_query(REVOKE_VERB_STATUS, argc, argv, &resp, &body);
+	if (ret) {
 		rbuf_free(&resp);
-		return 1;
+		return ret;
 	}
 	if (json_output)
 		putchar('{');
@@ -185,15 +189,16 @@ int do_status(int argc, char **argv)
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * Return: 0, or 1 on an error.
+ * Return: 0; 1 on an error; 2 if given an operand.
  */
 int do_reload(int argc, char **argv)
 {
 	struct rbuf resp = {};
 	char *body, *line;
-	int ret = 1;
+	int ret;
 
-	if (cli_query(REVOKE_VERB_RELOAD, argc, argv, &resp, &body))
+	ret = cli_query(REVOKE_VERB_RELOAD, argc, argv, &resp, &body);
+	if (ret)
 		goto out;
 	line = cli_output_next_line(&body);
 	printf("%s\n", line ? line : "reloaded");
@@ -208,7 +213,7 @@ out:
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * Return: 0, or 1 on an error.
+ * Return: 0; 1 on an error; 2 without --yes.
  */
 int do_unload(int argc, char **argv)
 {
@@ -220,7 +225,7 @@ int do_unload(int argc, char **argv)
 	if (argc != 1 || strcmp(argv[0], "--yes")) {
 		p_err("this detaches every program and lifts every revocation; "
 		      "run 'revoke-bpf unload --yes' to do it");
-		return 1;
+		return CLI_EXIT_USAGE;
 	}
 	if (!cli_call(&req, -1, &word, &body, &resp)) {
 		printf("unloaded: nothing is revoked or enforced any more, and "

@@ -182,9 +182,7 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 			return -1;
 		if (ret)
 			continue;
-		if (!strcmp(a, "--json")) {
-			json_output = true;
-		} else if (!strcmp(a, "--fs")) {
+		if (!strcmp(a, "--fs")) {
 			fs = true;
 		} else if (!strcmp(a, "--rdev") || !strcmp(a, "--dev")) {
 			if (++i == argc) {

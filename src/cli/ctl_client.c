@@ -187,9 +187,9 @@ static int connect_send(const char *path, const struct revoke_req *req,
 	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
 		ret = -errno;
 		if (ret == -EAGAIN)
-			snprintf(err, errlen, "timed out after %u s connecting to "
+			snprintf(err, errlen, "timed out after %g s connecting to "
 				 "revoke-bpfd at %s (it accepts no connection)",
-				 timeout_ms / 1000, path);
+				 timeout_ms / 1000.0, path);
 		else
 			snprintf(err, errlen,
 				 "cannot reach revoke-bpfd at %s (%s); is it running? "
@@ -203,15 +203,15 @@ static int connect_send(const char *path, const struct revoke_req *req,
 	if ((ret == -EPIPE || ret == -ECONNRESET) && reply_waiting(fd))
 		return fd;
 	if (ret == -EAGAIN)
-		snprintf(err, errlen, "timed out after %u s sending the '%s' "
-			 "request to revoke-bpfd at %s", timeout_ms / 1000,
+		snprintf(err, errlen, "timed out after %g s sending the '%s' "
+			 "request to revoke-bpfd at %s", timeout_ms / 1000.0,
 			 revoke_verb_name(req->verb), path);
 	else if (ret)
 		snprintf(err, errlen, "revoke-bpfd at %s did not take the request: %s",
 			 path, strerror(-ret));
 	if (!ret && wait_taken(fd, deadline_in(timeout_ms))) {
-		snprintf(err, errlen, "timed out after %u s waiting for revoke-bpfd "
-			 "at %s to read the '%s' request", timeout_ms / 1000, path,
+		snprintf(err, errlen, "timed out after %g s waiting for revoke-bpfd "
+			 "at %s to read the '%s' request", timeout_ms / 1000.0, path,
 			 revoke_verb_name(req->verb));
 		ret = -ETIMEDOUT;
 	}
@@ -270,8 +270,8 @@ int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
 			   req->verb == REVOKE_VERB_UMOUNT ? 0 :
 			   deadline_in(timeout_ms));
 	if (ret == -ETIMEDOUT)
-		snprintf(err, errlen, "timed out after %u s waiting for "
-			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000,
+		snprintf(err, errlen, "timed out after %g s waiting for "
+			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000.0,
 			 revoke_verb_name(req->verb));
 	else if (ret)
 		snprintf(err, errlen, "revoke-bpfd at %s did not answer: %s",
@@ -299,8 +299,8 @@ int ctl_wait_reply(int fd, enum revoke_verb verb, char *err, size_t errlen)
 		r = poll(&p, 1, left_ms(deadline));
 	while (r < 0 && errno == EINTR);
 	if (r == 0) {
-		snprintf(err, errlen, "timed out after %u s waiting for "
-			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000,
+		snprintf(err, errlen, "timed out after %g s waiting for "
+			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000.0,
 			 revoke_verb_name(verb));
 		return -ETIMEDOUT;
 	}

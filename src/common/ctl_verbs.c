@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctl_verbs.c - the one list of the control socket's verbs: name,
- * privilege, fields, and revoke-bpf's usage and help text for each.
- * The request codec (ctl_proto.c), the daemon's privilege check and the
- * CLI's commands and help all read it.
+ * ctl_verbs.c - the one list of the control socket's verbs: name, who
+ * may send it, and its fields.  The request codec (ctl_proto.c), the
+ * daemon's privilege check and the CLI's commands and help all read it.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,118 +11,62 @@
 #include "ctl_verbs.h"
 
 /*
- * Privileged: add, del, unload, events and holders (they name other
- * users' processes), uevent, reload and umount.  Anyone may list and
- * status.
+ * Who may send each verb (revoke-bpf(8) and revoke-bpfd(8) --group say
+ * the same, from revoke_access_who()):
+ * - anyone: list and status;
+ * - root and the --group: add, del, umount, reload, and holders and events
+ *   (they name other users' processes);
+ * - root alone: uevent (it can forge a device's removal: udev runs its
+ *   RUN programs as root) and unload (it stops revoke-bpfd and detaches
+ *   the programs for every user, as "systemctl stop" would).
  */
 const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 	[REVOKE_VERB_ADD] = {
 		.name = "add",
-		.privileged = true,
+		.access = REVOKE_ACCESS_GROUP,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD |
 			  REVOKE_FIELDS_FS,
-		.usage = "INODE [--dev MAJ:MIN] | PATH | --fs PATH | --rdev "
-			 "MAJ:MIN --char|--block [--removed] [--cause WORD] "
-			 "[--release|--no-release] [--timeout MS] [--spare]",
-		.help = "revoke an inode: every open, read, write, mmap, ioctl, "
-			"lock, fcntl and truncate on it fails with EIO, blocked "
-			"callers are woken, mappings fault with SIGBUS, and "
-			"(--release; the default for devices, FIFOs and sockets) "
-			"descriptors are replaced by a dead file.  With --rdev, "
-			"revoke a device through every node of that number (ttys "
-			"are hung up and evdev nodes revoked by the kernel too); "
-			"--removed says the device instance is gone, so that a "
-			"new device with the same number works while every file "
-			"of the old one stays revoked.  With --fs, revoke the "
-			"whole filesystem PATH is on, every file of it, opened "
-			"before or after, without unmounting it.  A holder whose access "
-			"cannot be taken away (traced by another process, never "
-			"stopping, forking faster than it is stopped) is killed "
-			"and named, unless --spare (or the policy's 'holders "
-			"spare') leaves it alive as a failure.  Exit status: 0 "
-			"every access is gone; 3 a loop device or tty could not "
-			"be handled; 4 some holder could not be handled (it is "
-			"named); 1 nothing was revoked",
 	},
 	[REVOKE_VERB_DEL] = {
 		.name = "del",
-		.privileged = true,
+		.access = REVOKE_ACCESS_GROUP,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
-		.usage = "INODE [--dev MAJ:MIN] | PATH | --fs PATH|MAJ:MIN | "
-			 "--rdev MAJ:MIN --char|--block",
-		.help = "lift a revocation",
 	},
 	[REVOKE_VERB_LIST] = {
 		.name = "list",
-		.usage = "[--json]",
-		.help = "show the revoked inodes",
+		.access = REVOKE_ACCESS_ANYONE,
 	},
 	[REVOKE_VERB_STATUS] = {
 		.name = "status",
-		.usage = "[--json]",
-		.help = "show whether enforcement is active and the daemon is "
-			"running",
+		.access = REVOKE_ACCESS_ANYONE,
 	},
 	[REVOKE_VERB_EVENTS] = {
 		.name = "events",
-		.privileged = true,
-		.usage = "[--json] [--count N]",
-		.help = "stream every denied operation as it happens",
+		.access = REVOKE_ACCESS_GROUP,
 	},
 	[REVOKE_VERB_UNLOAD] = {
 		.name = "unload",
-		.privileged = true,
-		.usage = "--yes",
-		.help = "detach everything and lift every revocation; "
-			"revoke-bpfd exits",
+		.access = REVOKE_ACCESS_ROOT,
 	},
 	[REVOKE_VERB_UEVENT] = {
 		.name = "uevent",
-		.privileged = true,
+		.access = REVOKE_ACCESS_ROOT,
 		.fields = REVOKE_FIELDS_UEVENT,
-		.usage = "",
-		.help = "for the udev rule: hand the device event in the "
-			"environment (ACTION, SUBSYSTEM, MAJOR, MINOR and the "
-			"properties) to revoke-bpfd, which revokes a removed "
-			"device if its policy says so, and return at once",
 	},
 	[REVOKE_VERB_RELOAD] = {
 		.name = "reload",
-		.privileged = true,
-		.usage = "",
-		.help = "reread revoke-bpfd's policy file; a bad one is refused "
-			"with its line number, and the policy in force is kept",
+		.access = REVOKE_ACCESS_GROUP,
 	},
 	[REVOKE_VERB_UMOUNT] = {
 		.name = "umount",
-		.privileged = true,
+		.access = REVOKE_ACCESS_GROUP,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD |
 			  REVOKE_FIELDS_FS,
-		.usage = "MOUNTPOINT [--timeout MS] [--spare] [--cause WORD]",
-		.help = "forced unmount: sync the filesystem MOUNTPOINT is on "
-			"(bounded by --timeout), revoke it whole, end every use "
-			"of it (descriptors, mappings, waiters, io_uring, "
-			"current directories; a process whose root or "
-			"executable is on it is killed unless --spare), turn "
-			"off swap files on it, detach loop devices backed by "
-			"it, unmount the mounts below it and then every mount "
-			"of it in every mount namespace, and wait until the "
-			"filesystem is gone.  Exit status: 0 it is gone; 3 a "
-			"mount, swap file or loop device still holds it; 4 "
-			"some holder could not be handled; 1 nothing was done",
 	},
 	[REVOKE_VERB_HOLDERS] = {
 		.name = "holders",
-		.privileged = true,
+		.access = REVOKE_ACCESS_GROUP,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
-		.usage = "PATH | --fs MOUNTPOINT [--json]",
-		.help = "who holds a file, or a whole filesystem, and how "
-			"(ACCESS: f descriptors, m mappings, u io_uring "
-			"resources, c current directory, r root directory, e "
-			"executable), revoking nothing; --fs finds MOUNTPOINT "
-			"in /proc/self/mountinfo and never stats or opens "
-			"anything on the filesystem.  Exit status: 0, also when "
-			"nothing holds it; 1 an error",
 	},
 };
 
@@ -142,12 +85,41 @@ const char *revoke_verb_name(enum revoke_verb verb)
  * revoke_verb_privileged() - may only privileged clients send @verb?
  * @verb: the request's verb
  *
- * Return: true for add, del, events, unload, uevent, reload, umount and
- * holders.
+ * Return: true for every verb but list and status: root's, or root's and
+ * the --group's.
  */
 bool revoke_verb_privileged(enum revoke_verb verb)
 {
-	return revoke_verbs[verb].privileged;
+	return revoke_verbs[verb].access != REVOKE_ACCESS_ANYONE;
+}
+
+/**
+ * revoke_verb_access() - who may send @verb
+ * @verb: the request's verb
+ *
+ * Return: REVOKE_ACCESS_ANYONE, REVOKE_ACCESS_GROUP or REVOKE_ACCESS_ROOT.
+ */
+enum revoke_access revoke_verb_access(enum revoke_verb verb)
+{
+	return revoke_verbs[verb].access;
+}
+
+/**
+ * revoke_access_who() - @access in words, for help and man pages
+ * @access: who may send a verb
+ *
+ * Return: a phrase naming who may.
+ */
+const char *revoke_access_who(enum revoke_access access)
+{
+	switch (access) {
+	case REVOKE_ACCESS_ANYONE:
+		return "any user";
+	case REVOKE_ACCESS_GROUP:
+		return "root, and the members of revoke-bpfd's --group";
+	default:
+		return "root only, never revoke-bpfd's --group";
+	}
 }
 
 /**

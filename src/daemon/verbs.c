@@ -415,6 +415,35 @@ bool verbs_may_send_fd(const struct ctl_peer *peer, void *ctx)
 	return verbs_may_act(ctx, peer);
 }
 
+/*
+ * Whether @peer may not send @verb (revoke_verbs[].access): if so,
+ * answer EPERM naming who may, and return true.
+ */
+static bool verbs_refuse(const struct daemon *d, const struct ctl_peer *peer,
+			 enum revoke_verb verb, struct rbuf *resp)
+{
+	enum revoke_access access = revoke_verb_access(verb);
+
+	if (access == REVOKE_ACCESS_ANYONE || peer->uid == 0)
+		return false;
+	if (access == REVOKE_ACCESS_ROOT) {
+		answer_err(resp, EPERM,
+			   "only root may use '%s' (you are uid %u)%s; run it "
+			   "with sudo", revoke_verb_name(verb),
+			   (unsigned int)peer->uid, d->group_name ?
+			   ", not the members of revoke-bpfd's --group" : "");
+		return true;
+	}
+	if (verbs_may_act(d, peer))
+		return false;
+	answer_err(resp, EPERM,
+		   "only root%s%s may use '%s' (you are uid %u); run it with sudo",
+		   d->group_name ? " and members of group " : "",
+		   d->group_name ? d->group_name : "",
+		   revoke_verb_name(verb), (unsigned int)peer->uid);
+	return true;
+}
+
 /**
  * verbs_handle() - parse, check and answer one request
  * @peer: who sent it
@@ -436,14 +465,8 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 		answer_err(resp, EINVAL, "bad request: %s", why);
 		return false;
 	}
-	if (revoke_verb_privileged(req.verb) && !verbs_may_act(d, peer)) {
-		answer_err(resp, EPERM,
-			   "only root%s%s may use '%s' (you are uid %u); run it with sudo",
-			   d->group_name ? " and members of group " : "",
-			   d->group_name ? d->group_name : "",
-			   revoke_verb_name(req.verb), (unsigned int)peer->uid);
+	if (verbs_refuse(d, peer, req.verb, resp))
 		return false;
-	}
 	if (peer->fds_refused) {
 		answer_err(resp, EPERM, "uid %u may not send revoke-bpfd descriptors",
 			   (unsigned int)peer->uid);

@@ -4,6 +4,8 @@
 # The CLI and the daemon on the host, where no BPF LSM program can load:
 # everything that is decided before the kernel is asked.
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
 	CLI=$REPO/build/revoke-bpf
@@ -11,17 +13,129 @@ setup() {
 	NOSOCK=$BATS_TEST_TMPDIR/none.sock
 }
 
-@test "help lists every command" {
+@test "help is one line per command, every line under 80 columns" {
 	run "$CLI" help
 	[ "$status" -eq 0 ]
-	[[ $output == *"revoke-bpf add "* && $output == *"revoke-bpf del "* ]]
-	[[ $output == *"revoke-bpf list "* && $output == *"revoke-bpf status "* ]]
+	[ "${lines[0]}" = "Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]" ]
+	[ "${lines[1]}" = "  add     TARGET [ADD-OPTIONS]    revoke a file, filesystem or device" ]
+	[ "${lines[4]}" = "  holders TARGET [-s]             who holds a file or filesystem" ]
+	for verb in add del umount holders list status events reload unload uevent help; do
+		[ "$(printf '%s\n' "${lines[@]}" | grep -c "^  $verb ")" -eq 1 ]
+	done
+	[ -z "$("$CLI" --help | awk 'length > 79')" ]
+	[ "$("$CLI" -h)" = "$output" ]
 }
 
-@test "no command prints the help and fails with 2" {
-	run "$CLI"
+@test "every command's help: synopsis, options with defaults, who may, exit status, example, under 80 columns" {
+	local verb
+	for verb in add del umount holders list status events reload unload uevent help; do
+		run "$CLI" help "$verb"
+		[ "$status" -eq 0 ]
+		[[ ${lines[0]} == "Usage: revoke-bpf $verb"* ]]
+		[[ $output == *$'\nExit status: '* && $output == *$'\nExample'* ]]
+		[ -z "$(printf '%s\n' "$output" | awk 'length > 79')" ]
+		# the same help, however it is asked for
+		[ "$("$CLI" "$verb" --help)" = "$output" ]
+		[ "$("$CLI" -h "$verb")" = "$output" ]
+	done
+	run "$CLI" add /dev/null --timeout 1 --help
+	[ "${lines[0]}" = "Usage: revoke-bpf add PATH [ADD-OPTIONS]" ]
+	[ "${lines[3]}" = "       revoke-bpf add --rdev MAJ:MIN --char|--block [--removed] [ADD-OPTIONS]" ]
+	[[ $output == *$'\n  --timeout DURATION    how long to wait for calls still inside the file\n                        (default 2 s; a bare number is seconds, or 100ms, 2s,\n                        1min)\n'* ]]
+	[[ $output == *$'\n  --cause WORD          why, in one word of 1 to 31 letters, digits or _.:-\n'* ]]
+	[[ $output == *$'\nWho may:     root, and the members of revoke-bpfd\'s --group\n'* ]]
+	[[ $output == *$'\nExit status: 0 every access is gone; 1 nothing was revoked; 2 the command line\n'* ]]
+	run "$CLI" help uevent
+	[[ $output == *$'\nWho may:     root only, never revoke-bpfd\'s --group\n'* ]]
+	run "$CLI" help list
+	[[ $output == *$'\nWho may:     any user\n'* ]]
+	run "$CLI" help holders
+	[[ $output == *$'\nExit status: 0 something holds it; 1 nothing holds it, or an error (the message\n'* ]]
+}
+
+@test "help of an unknown command is one line and exit 2" {
+	run "$CLI" help frob
 	[ "$status" -eq 2 ]
-	[[ $output == "Usage: revoke-bpf "* ]]
+	[ "$output" = "revoke-bpf: help: unknown command 'frob'; try 'revoke-bpf help'" ]
+}
+
+@test "no command prints a short usage on stderr and fails with 2" {
+	run --separate-stderr "$CLI"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = $'Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]\nTry \'revoke-bpf help\' for the commands.' ]
+	run --separate-stderr "$CLI" -j --socket "$NOSOCK"
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+}
+
+@test "an unknown option, before or after the command, is one line naming it and exit 2" {
+	run "$CLI" --socket "$NOSOCK" list --frob
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: list: unknown option '--frob'; try 'revoke-bpf help list'" ]
+	run "$CLI" --frob list
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: list: unknown option '--frob'; try 'revoke-bpf help list'" ]
+	run "$CLI" --frob
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: unknown option '--frob'; try 'revoke-bpf help'" ]
+}
+
+@test "global options go anywhere on the line" {
+	run "$CLI" list --socket "$NOSOCK"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: list: cannot reach revoke-bpfd at $NOSOCK (No such file or directory); is it running? start it with 'revoke-bpfd' as root" ]
+	run "$CLI" status --reply-timeout 500ms --socket="$NOSOCK" -j
+	[ "$status" -eq 1 ]
+	[[ $output == *"cannot reach revoke-bpfd at $NOSOCK "* ]]
+	run "$CLI" list -V
+	[ "$status" -eq 0 ]
+	[[ $output =~ ^revoke-bpf\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "a command's option takes its value, even one that looks like a global option" {
+	run "$CLI" --socket "$NOSOCK" events --count -j
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: events: --count '-j' is not a positive number" ]
+}
+
+@test "-- ends the options: a file named -j is a path" {
+	cd "$BATS_TEST_TMPDIR"
+	run "$CLI" --socket "$NOSOCK" holders -- -j
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: holders: cannot open '-j': No such file or directory" ]
+}
+
+@test "--reply-timeout takes a duration, and a bad one is exit 2" {
+	run "$CLI" --reply-timeout 2x list
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: --reply-timeout '2x' is not a duration from 0 (no limit) to 1 day: a number of seconds, or 500ms, 2s, 1min" ]
+	run "$CLI" list --reply-timeout
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: list: --reply-timeout needs a value DURATION; try 'revoke-bpf help'" ]
+}
+
+@test "usage errors of list, status, reload, events, unload and uevent exit 2, sending nothing" {
+	run "$CLI" --socket "$NOSOCK" list 12
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: list: takes no operand, and '12' is one; try 'revoke-bpf help'" ]
+	run "$CLI" --socket "$NOSOCK" status now
+	[ "$status" -eq 2 ]
+	run "$CLI" --socket "$NOSOCK" reload now
+	[ "$status" -eq 2 ]
+	run "$CLI" --socket "$NOSOCK" events --count 0
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: events: --count '0' is not a positive number" ]
+	run "$CLI" --socket "$NOSOCK" events --count
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: events: --count needs a number N; try 'revoke-bpf help events'" ]
+	run "$CLI" --socket "$NOSOCK" unload
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: unload: this detaches every program and lifts every revocation; run 'revoke-bpf unload --yes' to do it" ]
+	run env ACTION=remove SUBSYSTEM=block MAJOR=8 MINOR=0 \
+		"$CLI" --socket "$NOSOCK" uevent extra
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: uevent: takes no operand: udev passes the event in the environment" ]
 }
 
 @test "version is printed" {
@@ -104,12 +218,6 @@ setup() {
 	run "$CLI" --socket "$NOSOCK" add /etc/hostname
 	[ "$status" -eq 1 ]
 	[ "$output" = "revoke-bpf: add: cannot reach revoke-bpfd at $NOSOCK (No such file or directory); is it running? start it with 'revoke-bpfd' as root" ]
-}
-
-@test "list takes no operands" {
-	run "$CLI" --socket "$NOSOCK" list 12
-	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: list: unexpected argument '12'" ]
 }
 
 @test "uevent with no daemon there exits 0 and says nothing: the udev rule logs no failure" {

@@ -97,7 +97,7 @@ contents() {
 	[ "$output" = 0 ]
 }
 
-@test "revoke-bpf holds exactly the daemon, the command, the unit, the udev rule, the man pages, the policy and its docs" {
+@test "revoke-bpf holds exactly the daemon, the command, its completion, the unit, the udev rule, the man pages, the policy and its docs" {
 	run contents "$RB"
 	[ "$output" = "$(cat <<-EOF
 	etc/
@@ -118,6 +118,9 @@ contents() {
 	usr/sbin/
 	usr/sbin/revoke-bpfd
 	usr/share/
+	usr/share/bash-completion/
+	usr/share/bash-completion/completions/
+	usr/share/bash-completion/completions/revoke-bpf
 	usr/share/doc/
 	usr/share/doc/revoke-bpf/
 	usr/share/doc/revoke-bpf/README.md.gz
@@ -127,6 +130,8 @@ contents() {
 	usr/share/lintian/overrides/
 	usr/share/lintian/overrides/revoke-bpf
 	usr/share/man/
+	usr/share/man/man5/
+	usr/share/man/man5/policy.conf.5.gz
 	usr/share/man/man8/
 	usr/share/man/man8/revoke-bpf.8.gz
 	usr/share/man/man8/revoke-bpfd.8.gz

@@ -64,6 +64,8 @@ need_systemd_analyze() {
 	[ -x "$d/usr/bin/revoke-bpf" ]
 	[ -f "$d/usr/share/man/man8/revoke-bpf.8" ]
 	[ -f "$d/usr/share/man/man8/revoke-bpfd.8" ]
+	[ -f "$d/usr/share/man/man5/policy.conf.5" ]
+	[ -f "$d/usr/share/bash-completion/completions/revoke-bpf" ]
 	[ -f "$d/etc/revoke-bpf/policy.conf" ]
 	UNIT=$d/usr/lib/systemd/system/revoke-bpfd.service
 	[ "$(directive ExecStart)" = "/usr/sbin/revoke-bpfd \$REVOKE_BPFD_OPTS" ]
@@ -144,7 +146,8 @@ need_systemd_analyze() {
 @test "the udev rule runs only while the socket the command uses exists" {
 	unit_tree
 	local rule=$P/lib/udev/rules.d/60-revoke-bpf.rules sock
-	sock=$("$REPO/build/revoke-bpf" help | sed -n 's/.*Talks to revoke-bpfd on \(.*\)\.$/\1/p')
+	sock=$("$REPO/build/revoke-bpf" help | tr -s ' \n' '  ' |
+		sed -n "s/.*revoke-bpfd's control socket (default \([^)]*\)).*/\1/p")
 	[ "$sock" = "/run/$(directive RuntimeDirectory)/control.sock" ]
 	run grep -c "^ACTION==\"remove\", .*TEST==\"$sock\", RUN+=\"$P/bin/revoke-bpf uevent\"\$" "$rule"
 	[ "$output" = 1 ]
@@ -175,18 +178,19 @@ need_systemd_analyze() {
 	[ ! -e "$d/etc/udev" ]
 }
 
-@test "every subcommand has --help" {
+@test "every subcommand has --help, and its man page section" {
 	local c
-	for c in add del list status events unload; do
+	for c in add del umount holders list status events reload unload uevent; do
 		run "$REPO/build/revoke-bpf" "$c" --help
 		[ "$status" -eq 0 ]
-		[[ ${lines[0]} == "Usage: revoke-bpf [--socket PATH] [--reply-timeout S] $c"* ]]
+		[[ ${lines[0]} == "Usage: revoke-bpf $c"* ]]
+		grep -q "^\.B revoke-bpf $c" "$REPO/man/revoke-bpf.8"
 	done
 }
 
 @test "the man pages render without warnings" {
 	local page
-	for page in revoke-bpf.8 revoke-bpfd.8 librevoke.3; do
+	for page in revoke-bpf.8 revoke-bpfd.8 librevoke.3 policy.conf.5; do
 		run bash -c "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$REPO/man/$page' 2>&1 >/dev/null"
 		[ -z "$output" ] || { echo "$page: $output"; false; }
 	done

@@ -236,11 +236,11 @@ refused() {
 	refused "unknown option '--frob'" add --frob
 	refused "unknown option '--release'" del "$F" --release
 	refused "unexpected extra operand '2'" add 1 2
-	refused "unexpected argument 'x'" list x
-	refused "unexpected argument 'x'" status x
-	refused "unexpected argument '--frob'" events --frob
-	refused "unexpected argument 'x'" reload x
-	refused "takes no arguments" uevent x
+	refused "takes no operand, and 'x' is one" list x
+	refused "takes no operand, and 'x' is one" status x
+	refused "unknown option '--frob'; try 'revoke-bpf help events'" events --frob
+	refused "takes no operand, and 'x' is one" reload x
+	refused "takes no operand" uevent x
 	refused "unknown command 'frob'" frob
 	refused "--socket needs the path of revoke-bpfd's control socket" --socket "" status
 	refused "--socket needs the path of revoke-bpfd's control socket" --socket "$big" list

@@ -110,6 +110,54 @@ not_delayed() {
 	not_delayed "$ms"
 }
 
+@test "--reply-timeout takes a duration with a unit, after the command too" {
+	local fake=/run/fake-revoke3.sock t0 ms
+	rm -f $fake
+	"$CTLHOG" listen "$fake" 3>&- &
+	HOGS+=($!)
+	while [ ! -S $fake ]; do sleep 0.05; done
+	t0=$EPOCHREALTIME
+	run revoke-bpf list --socket $fake --reply-timeout 300ms
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: list: timed out after 0.3 s waiting for revoke-bpfd at $fake to read the 'list' request"
+	ms=$(( (${EPOCHREALTIME/./} - ${t0/./}) / 1000 ))
+	[ "$ms" -ge 300 ] && [ "$ms" -lt 2000 ]
+}
+
+@test "a member of the --group may do what the help says, and gets EPERM for uevent and unload" {
+	grep -q '^revokers:' /etc/group || echo 'revokers:x:1000:' >> /etc/group
+	stop_daemon
+	start_daemon --group revokers
+	run "$ASUSER" 1000 revoke-bpf add "$F"
+	[ "$status" -eq 0 ]
+	run "$ASUSER" 1000 revoke-bpf list
+	[ "$status" -eq 0 ]
+	run "$ASUSER" 1000 revoke-bpf reload
+	[ "$status" -eq 0 ]
+	run "$ASUSER" 1000 revoke-bpf holders -s "$F"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	# revoke-bpf uevent returns without the answer: ask as it does
+	run "$ASUSER" 1000 bash -c 'printf "%s\n" "$1" | "$2" "$3"' _ \
+		"revoke-bpf/1 uevent action=remove rdev=188:0 type=char" \
+		"$CTLSEND" "$SOCK"
+	expect_lines "err EPERM only root may use 'uevent' (you are uid 1000), not the members of revoke-bpfd's --group; run it with sudo"
+	run "$ASUSER" 1000 revoke-bpf unload --yes
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: unload: only root may use 'unload' (you are uid 1000), not the members of revoke-bpfd's --group; run it with sudo"
+	mkdir -p /run/grp-fs
+	mount -t tmpfs none /run/grp-fs
+	run "$ASUSER" 65534 revoke-bpf umount /run/grp-fs
+	umount /run/grp-fs
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: umount: only root and members of group revokers may use 'umount' (you are uid 65534); run it with sudo"
+	run "$ASUSER" 1000 revoke-bpf del "$F"
+	[ "$status" -eq 0 ]
+	stop_daemon
+	start_daemon
+	revoke-bpf status >/dev/null
+}
+
 @test "a request not complete within 2 s gets ETIMEDOUT and is closed" {
 	run bash -c '{ printf "revoke-bpf/1 sta"; sleep 4; } | "$1" "$2"' _ "$CTLSEND" "$SOCK"
 	expect_lines "err ETIMEDOUT no complete request within 2000 ms"
@@ -148,7 +196,7 @@ not_delayed() {
 	for t in -1 abc "" 86401 1.5; do
 		run revoke-bpf --reply-timeout "$t" status
 		[ "$status" -eq 2 ]
-		expect_lines "revoke-bpf: --reply-timeout needs a number of seconds from 0 (no limit) to 86400"
+		expect_lines "revoke-bpf: --reply-timeout '$t' is not a duration from 0 (no limit) to 1 day: a number of seconds, or 500ms, 2s, 1min"
 	done
 }
 

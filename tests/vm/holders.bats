@@ -77,7 +77,7 @@ teardown() {
 	kill_holders
 	# reaped: a dying holder must not be seen by the next test
 	wait "${pids[@]}" 2>/dev/null || true
-	umount "/mnt/h space" "/mnt/hstack" "/mnt/hstack" "/mnt/hempty" \
+	umount "/mnt/h space" "/mnt/hstack" "/mnt/hstack" "/mnt/hempty" "/mnt/hquiet" \
 		2>/dev/null || true
 }
 
@@ -220,26 +220,37 @@ fuser_pids() {
 	[ "$(pid_access)" = "$HOLDER_PID f" ]
 }
 
-@test "holders --fs of a filesystem nobody holds prints the header only and exits 0" {
+@test "holders --fs of a filesystem nobody holds prints the header only and exits 1, as fuser" {
 	mkdir -p /mnt/hempty
 	mount -t tmpfs none /mnt/hempty
 	run revoke-bpf holders --fs /mnt/hempty
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 	expect_lines "PID      USER       COMMAND          ACCESS FD"
 	run revoke-bpf holders --fs /mnt/hempty --json
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 	expect_lines "[]"
+}
+
+@test "holders -s prints nothing: exit 0 when something holds it, 1 when nothing does" {
+	run revoke-bpf holders -s --fs "$MNT"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	mkdir -p /mnt/hquiet
+	mount -t tmpfs none /mnt/hquiet
+	run revoke-bpf holders --fs /mnt/hquiet --quiet
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
 }
 
 @test "holders without an operand, or with two, fails with one line" {
 	run revoke-bpf holders
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	expect_lines "revoke-bpf: holders: missing PATH or --fs MOUNTPOINT"
 	run revoke-bpf holders --fs
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	expect_lines "revoke-bpf: holders: --fs needs a MOUNTPOINT"
 	run revoke-bpf holders "$MNT/data" "$MNT/dir"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	expect_lines "revoke-bpf: holders: unexpected extra operand '$MNT/dir'"
 }
 

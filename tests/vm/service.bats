@@ -169,7 +169,7 @@ umount_ext4() {
 @test "unload without --yes changes nothing" {
 	revoke "$F"
 	run revoke-bpf unload
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	expect_lines "revoke-bpf: unload: this detaches every program and lifts every revocation; run 'revoke-bpf unload --yes' to do it"
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"

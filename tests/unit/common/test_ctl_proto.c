@@ -279,11 +279,15 @@ static void test_verbs(void)
 	bool all = true;
 
 	for (i = 0; i < REVOKE_VERB_COUNT; i++)
-		all &= revoke_verbs[i].name && revoke_verbs[i].usage &&
-		       revoke_verbs[i].help &&
+		all &= revoke_verbs[i].name &&
 		       !revoke_verb_parse(revoke_verbs[i].name, &v) && v == i;
-	CHECK("every verb has a name, usage and help, and its name parses back",
-	      all);
+	CHECK("every verb has a name, and its name parses back", all);
+	CHECK("uevent and unload are root's alone, add and umount the group's too, list anyone's",
+	      revoke_verb_access(REVOKE_VERB_UEVENT) == REVOKE_ACCESS_ROOT &&
+	      revoke_verb_access(REVOKE_VERB_UNLOAD) == REVOKE_ACCESS_ROOT &&
+	      revoke_verb_access(REVOKE_VERB_ADD) == REVOKE_ACCESS_GROUP &&
+	      revoke_verb_access(REVOKE_VERB_UMOUNT) == REVOKE_ACCESS_GROUP &&
+	      revoke_verb_access(REVOKE_VERB_LIST) == REVOKE_ACCESS_ANYONE);
 	for (i = 0; i < REVOKE_VERB_COUNT; i++)
 		n += revoke_verb_privileged((enum revoke_verb)i);
 	for (i = 0, all = true; i < sizeof(privileged) / sizeof(*privileged); i++)
