@@ -405,11 +405,12 @@ bool ctl_loop_yield(struct ctl_loop *l)
 	if (l->nested || !l->conns || start < l->yield_after_ms)
 		return false;
 	l->nested = true;
-	expire(l, start);
-	ctl_closer_kick(&l->closer, start);
 	n = epoll_wait(l->epfd, evs, 16, 0);
 	if (n > 0)
 		dispatch_all(l, evs, n, start + CTL_YIELD_BUDGET_MS);
+	/* after the reads: a request that came in the gap is not late */
+	expire(l, ctl_now_ms());
+	ctl_closer_kick(&l->closer, ctl_now_ms());
 	l->nested = false;
 	/* the events of the turn that called the handler are stale now */
 	l->yielded = true;
