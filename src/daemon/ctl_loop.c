@@ -18,8 +18,8 @@
  * that change nothing); any other is parked, out of epoll, and served
  * once the long one has ended, in the order the connections came.  Only
  * watches marked nested are read meanwhile.  A turn takes its share:
- * the next comes CTL_YIELD_SHARE times its length later, so that no
- * flood of requests slows the long one by more than a fifth.
+ * the next comes CTL_YIELD_SHARE times its length later, so that a
+ * flood of requests takes a fifth of the long one's time at most.
  *
  * Room: a peer that may not act (see ctl_loop_ops.may_act) has at most
  * CTL_MAX_PER_UID connections, and all such peers CTL_MAX_UNPRIV; the
@@ -42,6 +42,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl_loop.h"
@@ -180,6 +181,9 @@ static void accept_all(struct ctl_loop *l)
 	int fd, i;
 
 	for (i = 0; i < 64; i++) {
+		/* a turn within a long request: its budget is spent */
+		if (l->nested && ctl_now_ms() >= l->turn_end_ms)
+			return;
 		fd = accept4(l->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd >= 0) {
 			admit(l, fd);
@@ -293,6 +297,15 @@ static void dispatch(struct ctl_loop *l, const struct epoll_event *ev)
 	}
 }
 
+/* CLOCK_MONOTONIC in microseconds: a turn's length, to the microsecond */
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
 static int min_timeout(int a, int b)
 {
 	if (a < 0)
@@ -399,25 +412,28 @@ int ctl_loop_run(struct ctl_loop *l)
 bool ctl_loop_yield(struct ctl_loop *l)
 {
 	struct epoll_event evs[16];
-	uint64_t start = ctl_now_ms(), took;
+	uint64_t start = ctl_now_ms(), t0, took, gap;
 	int n;
 
 	if (l->nested || !l->conns || start < l->yield_after_ms)
 		return false;
+	t0 = now_us();
 	l->nested = true;
+	l->turn_end_ms = start + CTL_YIELD_BUDGET_MS;
 	n = epoll_wait(l->epfd, evs, 16, 0);
 	if (n > 0)
-		dispatch_all(l, evs, n, start + CTL_YIELD_BUDGET_MS);
+		dispatch_all(l, evs, n, l->turn_end_ms);
 	/* after the reads: a request that came in the gap is not late */
 	expire(l, ctl_now_ms());
 	ctl_closer_kick(&l->closer, ctl_now_ms());
 	l->nested = false;
 	/* the events of the turn that called the handler are stale now */
 	l->yielded = true;
-	took = ctl_now_ms() - start;
-	l->yield_after_ms = start + took +
-			    (took * CTL_YIELD_SHARE > CTL_YIELD_GAP_MS ?
-			     took * CTL_YIELD_SHARE : CTL_YIELD_GAP_MS);
+	took = now_us() - t0;
+	gap = took * CTL_YIELD_SHARE;
+	if (gap < CTL_YIELD_GAP_MS * 1000)
+		gap = CTL_YIELD_GAP_MS * 1000;
+	l->yield_after_ms = (now_us() + gap + 999) / 1000;
 	return true;
 }
 

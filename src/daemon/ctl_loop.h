@@ -146,6 +146,7 @@ struct ctl_stats {
  * @yielded: a handler ran ctl_loop_yield() turns: the events of the turn
  *	that called it are stale
  * @yield_after_ms: the next ctl_loop_yield() turn not before
+ * @turn_end_ms: the turn under way takes nothing new after this
  * @parked: requests parked so far (for status)
  * @nested_served: requests served within ctl_loop_yield() (for status)
  */
@@ -164,6 +165,7 @@ struct ctl_loop {
 	bool nested;
 	bool yielded;
 	uint64_t yield_after_ms;
+	uint64_t turn_end_ms;
 	uint64_t parked;
 	uint64_t nested_served;
 };

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon/ctl_loop.h"
@@ -27,6 +28,41 @@ static char order[256];		/* the requests handled, in order */
 static atomic_int slow_running, slow_release;
 static atomic_int nested_during_slow;
 static int handled, expected;
+static uint64_t yield_ms, work_ms;	/* the flood test's split */
+static atomic_int flooding;
+
+static uint64_t us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Busy for @ms, as a request's work is. */
+static void burn(uint64_t ms)
+{
+	uint64_t end = us() + ms * 1000;
+
+	while (us() < end)
+		;
+}
+
+/* 400 ms of work in 1 ms pieces, a turn offered after each. */
+static void work(void)
+{
+	uint64_t t0 = us(), t, in_turns = 0;
+	int i;
+
+	for (i = 0; i < 400; i++) {
+		burn(1);
+		t = us();
+		ctl_loop_yield(&loop);
+		in_turns += us() - t;
+	}
+	yield_ms = in_turns / 1000;
+	work_ms = (us() - t0) / 1000;
+}
 
 /* "slow" turns the loop until told to stop; others answer at once. */
 static bool handle(const struct ctl_peer *peer, const char *req, size_t len,
@@ -39,7 +75,14 @@ static bool handle(const struct ctl_peer *peer, const char *req, size_t len,
 	snprintf(order + strlen(order), sizeof(order) - strlen(order), "%.*s,",
 		 (int)(len && req[len - 1] == '\n' ? len - 1 : len), req);
 	handled++;
-	if (!strncmp(req, "slow", 4)) {
+	if (!strncmp(req, "work", 4)) {
+		handled--;	/* done once the work is */
+		work();
+		handled++;
+	} else if (atomic_load(&flooding)) {
+		burn(3);	/* each status costs the daemon 3 ms */
+		handled--;	/* the flood does not count */
+	} else if (!strncmp(req, "slow", 4)) {
 		atomic_store(&slow_running, 1);
 		while (!atomic_load(&slow_release) && ctl_now_ms() < end) {
 			ctl_loop_yield(&loop);
@@ -184,6 +227,53 @@ static void *gone_client(void *arg)
 	return NULL;
 }
 
+static void reset(int want);
+
+/* work, and status after status meanwhile, on 8 connections at once */
+static void *flood(void *arg)
+{
+	int fds[8], i, n = 0, w;
+	char tmp[64];
+
+	(void)arg;
+	w = connect_send("work\n");
+	while (!work_ms) {
+		for (i = 0; i < 8; i++)
+			fds[i] = connect_send("status\n");
+		for (i = 0; i < 8; i++) {
+			n += answer(fds[i], 200, tmp, sizeof(tmp))[0] != '\0';
+			close(fds[i]);
+		}
+	}
+	answer(w, 2000, tmp, sizeof(tmp));
+	close(w);
+	*(int *)arg = n;
+	return NULL;
+}
+
+static void test_flood(void)
+{
+	pthread_t th;
+	int served = 0;
+
+	reset(1);
+	loop.yield_after_ms = 0;
+	atomic_store(&flooding, 1);
+	pthread_create(&th, NULL, flood, &served);
+	CHECK("the loop serves the long request through a flood",
+	      ctl_loop_run(&loop) == 0);
+	pthread_join(th, NULL);
+	atomic_store(&flooding, 0);
+	printf("# flood: %d answered; %llu of %llu ms in turns\n", served,
+	       (unsigned long long)yield_ms, (unsigned long long)work_ms);
+	CHECK("requests are answered during the long one", served > 8);
+	/* the last turn may have no gap after it: one turn over the fifth */
+	CHECK("a flood of requests takes a fifth of the long one's time at most",
+	      yield_ms * 5 <= work_ms + 5 * (CTL_YIELD_BUDGET_MS + 5));
+	CHECK("but is served all along, a turn after another",
+	      served >= (int)(work_ms / 50));
+}
+
 static void reset(int want)
 {
 	order[0] = '\0';
@@ -266,6 +356,7 @@ int main(void)
 		test_nested_and_parked();
 		test_client_gone();
 		test_share();
+		test_flood();
 		ctl_loop_fini(&loop);
 		close(lfd);
 	}
