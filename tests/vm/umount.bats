@@ -562,3 +562,26 @@ ms() {
 	[ "$status" -eq 0 ]
 	! grep -q 'revoke-bpf: umount: ' <<< "$output"
 }
+
+@test "add with progress=yes: the steps attach and holders, the holders counted, before the answer; without it none" {
+	echo data > "$D/f"
+	swarm 2 "$D/f"
+	run "$CTLSEND" --fd "$D/f" /run/revoke-bpf/control.sock \
+		<<< "revoke-bpf/1 add path=$D/f progress=yes"
+	echo "$output"
+	grep '^progress ' <<< "$output" | sed 's/ done=[0-9]* total=[0-9]*$//' |
+		uniq > "$D/steps"
+	diff -u - "$D/steps" <<-'END'
+	progress step=attach
+	progress step=holders
+	END
+	[ "$(grep '^progress step=holders ' <<< "$output" | tail -1)" = \
+	  "progress step=holders done=2 total=2" ]
+	[ "$(grep -m1 -vn '^progress ' <<< "$output")" = \
+	  "$(( $(grep -c '^progress ' <<< "$output") + 1 )):ok added" ]
+	revoke-bpf del "$D/f" >/dev/null
+	run "$CTLSEND" --fd "$D/f" /run/revoke-bpf/control.sock \
+		<<< "revoke-bpf/1 add path=$D/f"
+	[ "${lines[0]}" = "ok added" ]
+	revoke-bpf del "$D/f" >/dev/null
+}
