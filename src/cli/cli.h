@@ -9,6 +9,7 @@
 #ifndef REVOKE_CLI_H
 #define REVOKE_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,6 +22,8 @@
 #define CLI_EXIT_OK	0	/* done: every access is gone, or the answer shown */
 #define CLI_EXIT_FAIL	1	/* nothing done: an error, or revoke-bpfd unreachable */
 #define CLI_EXIT_USAGE	2	/* the command line is wrong; nothing was sent */
+/* add, umount: SIGINT or SIGTERM while revoke-bpfd went on (128 + 2) */
+#define CLI_EXIT_INTERRUPTED	130
 
 /* each wait for revoke-bpfd, unless revoke-bpf --reply-timeout says */
 #define CTL_CLIENT_TIMEOUT_DEFAULT_MS 5000
@@ -119,11 +122,16 @@ void cli_holders_print(const char *line, bool killed);
 void cli_holders_print_slow(const char *line);
 
 /* ctl_client.c */
+typedef void (*ctl_progress_fn)(const char *line, void *arg);
+extern volatile sig_atomic_t ctl_client_interrupted;
 void ctl_client_set_timeout(unsigned int ms);
 int ctl_wait_reply(int fd, enum revoke_verb verb, char *err, size_t errlen);
 int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
 	     char *err, size_t errlen);
 int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
 	     struct rbuf *resp, char *err, size_t errlen);
+int ctl_read_answer(int fd, const char *path, const struct revoke_req *req,
+		    ctl_progress_fn progress, void *arg, struct rbuf *resp,
+		    char *err, size_t errlen);
 
 #endif /* REVOKE_CLI_H */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <linux/sockios.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -21,6 +22,9 @@
 #include "cli.h"
 
 static unsigned int timeout_ms = CTL_CLIENT_TIMEOUT_DEFAULT_MS;
+
+/* set by a signal handler: the wait for an answer ends with -EINTR */
+volatile sig_atomic_t ctl_client_interrupted;
 
 /**
  * ctl_client_set_timeout() - how long each wait for revoke-bpfd may take
@@ -76,7 +80,30 @@ static int wait_taken(int fd, long long deadline)
 	}
 }
 
-static int recv_all(int fd, struct rbuf *resp, long long deadline)
+/*
+ * Hand the whole "progress" lines at the start of @resp to @progress,
+ * and drop them: they come before the answer (progress=yes).
+ */
+static void take_progress(struct rbuf *resp, ctl_progress_fn progress,
+			  void *arg)
+{
+	static const char word[] = REVOKE_LINE_PROGRESS " ";
+	char *nl;
+	size_t n;
+
+	while (resp->len >= sizeof(word) - 1 &&
+	       !strncmp(resp->data, word, sizeof(word) - 1) &&
+	       (nl = memchr(resp->data, '\n', resp->len))) {
+		*nl = '\0';
+		progress(resp->data, arg);
+		n = (size_t)(nl + 1 - resp->data);
+		memmove(resp->data, nl + 1, resp->len - n);
+		resp->len -= n;
+	}
+}
+
+static int recv_all(int fd, struct rbuf *resp, long long deadline,
+		    ctl_progress_fn progress, void *arg)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char chunk[8192];
@@ -84,6 +111,8 @@ static int recv_all(int fd, struct rbuf *resp, long long deadline)
 	int r;
 
 	for (;;) {
+		if (ctl_client_interrupted)
+			return -EINTR;
 		r = poll(&p, 1, left_ms(deadline));
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -102,6 +131,8 @@ static int recv_all(int fd, struct rbuf *resp, long long deadline)
 		if (n == 0)
 			break;
 		rbuf_printf(resp, "%.*s", (int)n, chunk);
+		if (progress && !resp->failed)
+			take_progress(resp, progress, arg);
 	}
 	if (resp->failed)
 		return -ENOMEM;
@@ -246,6 +277,49 @@ int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
 }
 
 /**
+ * ctl_read_answer() - read the answer to a request ctl_open() sent
+ * @fd: from ctl_open(); closed here
+ * @path: the daemon's socket, for messages
+ * @req: the request
+ * @progress: called with each "progress" line before the answer (a
+ *	progress=yes request), or NULL
+ * @arg: passed to @progress
+ * @resp: the raw response text, NUL-terminated, progress lines taken out
+ * @err: on failure, a one-line reason with what to do
+ * @errlen: size of @err
+ *
+ * add's and umount's answers are waited for as long as they take: they
+ * take as long as the holders do.  A signal that sets
+ * ctl_client_interrupted ends the wait.
+ *
+ * Return: 0 if an answer arrived (it may still be an "err" line), or a
+ * negative errno: -EINTR once interrupted, -ETIMEDOUT, or another if
+ * the daemon did not answer.
+ */
+int ctl_read_answer(int fd, const char *path, const struct revoke_req *req,
+		    ctl_progress_fn progress, void *arg, struct rbuf *resp,
+		    char *err, size_t errlen)
+{
+	int ret;
+
+	ret = recv_all(fd, resp, req->verb == REVOKE_VERB_ADD ||
+			   req->verb == REVOKE_VERB_UMOUNT ? 0 :
+			   deadline_in(timeout_ms), req->progress ? progress : NULL,
+		       arg);
+	if (ret == -EINTR)
+		snprintf(err, errlen, "interrupted");
+	else if (ret == -ETIMEDOUT)
+		snprintf(err, errlen, "timed out after %g s waiting for "
+			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000.0,
+			 revoke_verb_name(req->verb));
+	else if (ret)
+		snprintf(err, errlen, "revoke-bpfd at %s did not answer: %s",
+			 path, strerror(-ret));
+	close(fd);
+	return ret;
+}
+
+/**
  * ctl_call() - one request, one response
  * @path: the daemon's socket
  * @req: the request
@@ -260,24 +334,12 @@ int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
 int ctl_call(const char *path, const struct revoke_req *req, int send_fd,
 	     struct rbuf *resp, char *err, size_t errlen)
 {
-	int fd, ret;
+	int fd;
 
 	fd = ctl_open(path, req, send_fd, err, errlen);
 	if (fd < 0)
 		return fd;
-	/* add and umount take as long as the holders do, once it has them */
-	ret = recv_all(fd, resp, req->verb == REVOKE_VERB_ADD ||
-			   req->verb == REVOKE_VERB_UMOUNT ? 0 :
-			   deadline_in(timeout_ms));
-	if (ret == -ETIMEDOUT)
-		snprintf(err, errlen, "timed out after %g s waiting for "
-			 "revoke-bpfd's reply to '%s'", timeout_ms / 1000.0,
-			 revoke_verb_name(req->verb));
-	else if (ret)
-		snprintf(err, errlen, "revoke-bpfd at %s did not answer: %s",
-			 path, strerror(-ret));
-	close(fd);
-	return ret;
+	return ctl_read_answer(fd, path, req, NULL, NULL, resp, err, errlen);
 }
 
 /**

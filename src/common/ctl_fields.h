@@ -37,6 +37,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_SYNC	"sync"		/* umount's syncfs */
 #define REVOKE_LINE_GONE	"filesystem"	/* umount: gone=yes|no */
 #define REVOKE_LINE_UMOUNT	"umount"	/* umount: time per step */
+/* before the answer, with progress=yes: step=WORD [done=N total=N] */
+#define REVOKE_LINE_PROGRESS	"progress"
 #define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
 #define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 #define REVOKE_LINE_HOLDER	"holder"	/* holders: one process */

@@ -102,9 +102,10 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	if (req->cause[0])
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
 			 " cause=%s", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
 		     revoke_verb_name(req->verb), act, path, fs, ino, dev, rdev,
-		     rel, tmo, req->spare ? " spare=yes" : "");
+		     rel, tmo, req->spare ? " spare=yes" : "",
+		     req->progress ? " progress=yes" : "");
 	if (n < 0 || (size_t)n >= len || format_props(req, buf, len))
 		return -ENOSPC;
 	used = strlen(buf);
@@ -492,6 +493,14 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		req->spare = true;
 		return 0;
 	}
+	if (!strcmp(key, "progress")) {
+		if (req->progress || strcmp(val, "yes")) {
+			*why = "progress is given once, as progress=yes";
+			return -EINVAL;
+		}
+		req->progress = true;
+		return 0;
+	}
 	return parse_rdev_field(key, val, req, why);
 }
 
@@ -509,7 +518,7 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		}
 		if (req->has_ino || req->has_dev || req->removed ||
 		    req->cause[0] || req->has_release || req->timeout_ms ||
-		    req->spare) {
+		    req->spare || req->progress) {
 			*why = "uevent takes action, rdev, type and p.KEY fields only";
 			return -EINVAL;
 		}
@@ -550,6 +559,10 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	}
 	if (!add_fields && (req->has_release || req->timeout_ms || req->spare)) {
 		*why = "release, timeout_ms and spare are fields of add only";
+		return -EINVAL;
+	}
+	if (!add_fields && req->progress) {
+		*why = "progress is a field of add and umount only";
 		return -EINVAL;
 	}
 	return 0;

@@ -28,6 +28,11 @@
  * (spare=yes) rather than killed (the default, unless the policy says
  * "holders spare").
  *
+ * progress=yes (add, umount) asks for lines "progress step=WORD [done=N
+ * total=N]" before the answer's first line, one as each step begins
+ * (and as holders are handled); a client that does not read them gets
+ * fewer, never a stalled daemon.
+ *
  *	revoke-bpf/1 uevent action=WORD rdev=MAJ:MIN type=char|block
  *		[p.KEY=VALUE]...\n
  *
@@ -108,6 +113,7 @@ enum revoke_fs_by {
  * @has_release: @release is given (add)
  * @timeout_ms: drain timeout; 0 if not given (add)
  * @spare: holders that cannot be handled are left alive (add)
+ * @progress: progress lines before the answer (add, umount)
  * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
  * @removed: the device instance went away (add with rdev)
  * @fs: the request is about a whole filesystem (add, del, umount,
@@ -137,6 +143,7 @@ struct revoke_req {
 	enum revoke_release release;
 	unsigned int timeout_ms;
 	bool spare;
+	bool progress;
 	bool has_rdev;
 	unsigned int rdev_major;
 	unsigned int rdev_minor;

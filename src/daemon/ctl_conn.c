@@ -102,14 +102,24 @@ void ctl_conn_error(struct ctl_loop *l, struct ctl_conn *c, const char *fmt, ...
 	conn_answer(l, c, false);
 }
 
-/* A whole request: hand it to the daemon. */
-static void conn_handle(struct ctl_loop *l, struct ctl_conn *c)
+/**
+ * ctl_conn_handle() - hand a whole request to the daemon and answer it
+ * @l: the loop
+ * @c: the connection, its request in @c->buf
+ *
+ * The connection is out of epoll while its request is handled: turns of
+ * ctl_loop_yield() within the handler neither read it, nor time it out,
+ * nor close it, whatever its client does meanwhile.
+ */
+void ctl_conn_handle(struct ctl_loop *l, struct ctl_conn *c)
 {
 	bool keep;
 
 	/* no descriptor is expected after the request, from anyone */
 	if (l->passrights && c->priv)
 		ctl_refuse_fds(c->peer.fd);
+	epoll_ctl(l->epfd, EPOLL_CTL_DEL, c->peer.fd, NULL);
+	c->state = CTL_HANDLING;
 	keep = l->ops->handle(&c->peer, c->buf, c->len, &c->resp, l->ctx);
 	/*
 	 * The O_PATH descriptor has served: closed before the answer, so
@@ -120,7 +130,34 @@ static void conn_handle(struct ctl_loop *l, struct ctl_conn *c)
 		close(c->peer.sent_fd);
 		c->peer.sent_fd = -1;
 	}
+	c->state = CTL_READING;
+	if (ctl_conn_ep(l, EPOLL_CTL_ADD, c->peer.fd, EPOLLIN | EPOLLRDHUP, c)) {
+		if (keep)
+			l->ops->unstream(c->peer.fd, l->ctx);
+		ctl_conn_close(l, c);
+		return;
+	}
 	conn_answer(l, c, keep);
+}
+
+/*
+ * A whole request: within a long request's ctl_loop_yield(), one that
+ * may not nest is parked, out of epoll, until the long one ends
+ * (ctl_loop_run() serves the parked in the order they came).
+ */
+static void conn_handle(struct ctl_loop *l, struct ctl_conn *c)
+{
+	if (l->nested && (!l->ops->may_nest ||
+			  !l->ops->may_nest(&c->peer, c->priv, c->buf, c->len,
+					    l->ctx))) {
+		epoll_ctl(l->epfd, EPOLL_CTL_DEL, c->peer.fd, NULL);
+		c->state = CTL_PARKED;
+		l->parked++;
+		return;
+	}
+	if (l->nested)
+		l->nested_served++;
+	ctl_conn_handle(l, c);
 }
 
 /*

@@ -11,6 +11,16 @@
  * only whole ones.  The response is written as the client reads it, for
  * CTL_REPLY_MS at most: a client that stops reading is dropped.
  *
+ * A long request (add, umount) calls ctl_loop_yield() where what it
+ * works on is consistent: one turn of the loop, without waiting, within
+ * CTL_YIELD_BUDGET_MS, that accepts, reads, expires and answers, but
+ * hands the daemon only the requests ctl_loop_ops.may_nest allows (those
+ * that change nothing); any other is parked, out of epoll, and served
+ * once the long one has ended, in the order the connections came.  Only
+ * watches marked nested are read meanwhile.  A turn takes its share:
+ * the next comes CTL_YIELD_SHARE times its length later, so that a
+ * flood of requests takes a fifth of the long one's time at most.
+ *
  * Room: a peer that may not act (see ctl_loop_ops.may_act) has at most
  * CTL_MAX_PER_UID connections, and all such peers CTL_MAX_UNPRIV; the
  * CTL_RESERVED slots beyond are root's and --group's, who are never
@@ -32,6 +42,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl_loop.h"
@@ -170,6 +181,9 @@ static void accept_all(struct ctl_loop *l)
 	int fd, i;
 
 	for (i = 0; i < 64; i++) {
+		/* a turn within a long request: its budget is spent */
+		if (l->nested && ctl_now_ms() >= l->turn_end_ms)
+			return;
 		fd = accept4(l->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd >= 0) {
 			admit(l, fd);
@@ -274,13 +288,22 @@ static void dispatch(struct ctl_loop *l, const struct epoll_event *ev)
 		break;
 	case CTL_EP_WATCH:
 		w = ev->data.ptr;
-		if (w->fd >= 0)
+		if (w->fd >= 0 && (!l->nested || w->nested))
 			w->fn(w->arg);
 		break;
 	case CTL_EP_CONN:
 		conn_event(l, ev->data.ptr, ev->events);
 		break;
 	}
+}
+
+/* CLOCK_MONOTONIC in microseconds: a turn's length, to the microsecond */
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
 static int min_timeout(int a, int b)
@@ -290,6 +313,55 @@ static int min_timeout(int a, int b)
 	if (b < 0)
 		return a;
 	return a < b ? a : b;
+}
+
+/*
+ * Dispatch @n events of one epoll_wait(), root's and --group's
+ * connections first, until @budget_end (ms, 0: none), the daemon is
+ * done, or (outside a turn) a handler's ctl_loop_yield() made the rest
+ * stale.
+ */
+static void dispatch_all(struct ctl_loop *l, const struct epoll_event *evs,
+			 int n, uint64_t budget_end)
+{
+	int i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			struct ctl_conn *c = evs[i].data.ptr;
+			bool first = c->kind == CTL_EP_CONN && c->priv;
+
+			if (l->ops->done(l->ctx) ||
+			    (l->yielded && !l->nested) ||
+			    (budget_end && ctl_now_ms() >= budget_end))
+				return;
+			if (first == (pass == 0))
+				dispatch(l, &evs[i]);
+		}
+}
+
+/* The oldest parked request, or NULL. */
+static struct ctl_conn *oldest_parked(struct ctl_loop *l)
+{
+	struct ctl_conn *old = NULL;
+	int i;
+
+	for (i = 0; i < CTL_MAX_CONNS; i++) {
+		struct ctl_conn *c = &l->conns[i];
+
+		if (c->state == CTL_PARKED && (!old || c->seq < old->seq))
+			old = c;
+	}
+	return old;
+}
+
+/* The requests parked by a long one, served in the order they came. */
+static void serve_parked(struct ctl_loop *l)
+{
+	struct ctl_conn *c;
+
+	while (!l->ops->done(l->ctx) && (c = oldest_parked(l)))
+		ctl_conn_handle(l, c);
 }
 
 /**
@@ -304,7 +376,7 @@ static int min_timeout(int a, int b)
 int ctl_loop_run(struct ctl_loop *l)
 {
 	struct epoll_event evs[64];
-	int n, i, pass, timeout;
+	int n, timeout;
 	uint64_t now;
 
 	while (!l->ops->done(l->ctx)) {
@@ -317,114 +389,52 @@ int ctl_loop_run(struct ctl_loop *l)
 			continue;
 		if (n < 0)
 			return -errno;
-		for (pass = 0; pass < 2; pass++)
-			for (i = 0; i < n && !l->ops->done(l->ctx); i++) {
-				struct ctl_conn *c = evs[i].data.ptr;
-				bool first = c->kind == CTL_EP_CONN && c->priv;
-
-				if (first == (pass == 0))
-					dispatch(l, &evs[i]);
-			}
+		l->yielded = false;
+		dispatch_all(l, evs, n, 0);
+		serve_parked(l);
 	}
 	return 0;
 }
 
 /**
- * ctl_loop_watch() - call @fn whenever @fd is readable
+ * ctl_loop_yield() - one turn of the loop within a long request
  * @l: the loop
- * @fd: the descriptor
- * @fn: what to call
- * @arg: passed to @fn
  *
- * Return: 0 or a negative errno (-ENOSPC: CTL_MAX_WATCHES already).
- */
-int ctl_loop_watch(struct ctl_loop *l, int fd, void (*fn)(void *arg), void *arg)
-{
-	struct ctl_watch *w = NULL;
-	int i, err;
-
-	for (i = 0; i < CTL_MAX_WATCHES && !w; i++)
-		if (l->watches[i].fd < 0)
-			w = &l->watches[i];
-	if (!w)
-		return -ENOSPC;
-	*w = (struct ctl_watch){ .kind = CTL_EP_WATCH, .fd = fd, .fn = fn,
-				 .arg = arg };
-	err = ctl_conn_ep(l, EPOLL_CTL_ADD, fd, EPOLLIN, w);
-	if (err)
-		w->fd = -1;
-	return err;
-}
-
-/**
- * ctl_loop_unwatch() - stop watching @fd; call before closing it
- * @l: the loop
- * @fd: as given to ctl_loop_watch()
- */
-void ctl_loop_unwatch(struct ctl_loop *l, int fd)
-{
-	int i;
-
-	for (i = 0; i < CTL_MAX_WATCHES; i++) {
-		if (l->watches[i].fd != fd)
-			continue;
-		epoll_ctl(l->epfd, EPOLL_CTL_DEL, fd, NULL);
-		l->watches[i].fd = -1;
-	}
-}
-
-/**
- * ctl_loop_drop_stream() - a streaming connection is to go
- * @l: the loop
- * @fd: its descriptor, no longer in the stream's list
+ * For a handler, at a point where what it works on is consistent and a
+ * request that only reads may see it: accept, read, answer what may
+ * nest (ctl_loop_ops.may_nest), park the rest, expire the late, take
+ * the closer's reports, read the nested watches; CTL_YIELD_BUDGET_MS at
+ * most, and nothing if the last turn was too recent.  A handler called
+ * within the turn never turns the loop itself.
  *
- * For the stream (events.c) when a subscriber cannot keep up: the loop
- * closes it, through the closer.
+ * Return: true if a turn ran.
  */
-void ctl_loop_drop_stream(struct ctl_loop *l, int fd)
+bool ctl_loop_yield(struct ctl_loop *l)
 {
-	int i;
+	struct epoll_event evs[16];
+	uint64_t start = ctl_now_ms(), t0, took, gap;
+	int n;
 
-	for (i = 0; i < CTL_MAX_CONNS; i++) {
-		struct ctl_conn *c = &l->conns[i];
-
-		if (c->state == CTL_STREAMING && c->peer.fd == fd) {
-			ctl_conn_close(l, c);
-			return;
-		}
-	}
-	ctl_closer_put(&l->closer, &fd, 1, -1);
-}
-
-/**
- * ctl_loop_status() - the loop's counts, as status lines
- * @l: the loop
- * @resp: where to print them
- */
-void ctl_loop_status(const struct ctl_loop *l, struct rbuf *resp)
-{
-	int i, open = 0, closing = 0;
-
-	for (i = 0; l->conns && i < CTL_MAX_CONNS; i++) {
-		open += l->conns[i].state == CTL_READING ||
-			l->conns[i].state == CTL_WRITING;
-		closing += l->conns[i].state == CTL_CLOSING;
-	}
-	rbuf_printf(resp, "connections=%d\n", open);
-	rbuf_printf(resp, "connections_closing=%d\n", closing);
-	rbuf_printf(resp, "connections_refused=%llu\n",
-		    (unsigned long long)l->stats.refused);
-	rbuf_printf(resp, "connections_evicted=%llu\n",
-		    (unsigned long long)l->stats.evicted);
-	rbuf_printf(resp, "requests_late=%llu\n", (unsigned long long)l->stats.late);
-	rbuf_printf(resp, "clients_not_reading=%llu\n",
-		    (unsigned long long)l->stats.stalled);
-	rbuf_printf(resp, "descriptors_refused=%llu\n",
-		    (unsigned long long)l->stats.fds_refused);
-	rbuf_printf(resp, "descriptor_refusal=%s\n",
-		    l->passrights ? "kernel" : "closer");
-	rbuf_printf(resp, "closer_kicks=%llu\n",
-		    (unsigned long long)atomic_load(&l->closer.kicks));
+	if (l->nested || !l->conns || start < l->yield_after_ms)
+		return false;
+	t0 = now_us();
+	l->nested = true;
+	l->turn_end_ms = start + CTL_YIELD_BUDGET_MS;
+	n = epoll_wait(l->epfd, evs, 16, 0);
+	if (n > 0)
+		dispatch_all(l, evs, n, l->turn_end_ms);
+	/* after the reads: a request that came in the gap is not late */
+	expire(l, ctl_now_ms());
+	ctl_closer_kick(&l->closer, ctl_now_ms());
+	l->nested = false;
+	/* the events of the turn that called the handler are stale now */
+	l->yielded = true;
+	took = now_us() - t0;
+	gap = took * CTL_YIELD_SHARE;
+	if (gap < CTL_YIELD_GAP_MS * 1000)
+		gap = CTL_YIELD_GAP_MS * 1000;
+	l->yield_after_ms = (now_us() + gap + 999) / 1000;
+	return true;
 }
 
 /*
@@ -504,7 +514,8 @@ void ctl_loop_fini(struct ctl_loop *l)
 	for (i = 0; i < CTL_MAX_CONNS; i++) {
 		struct ctl_conn *c = &l->conns[i];
 
-		if (c->state == CTL_READING || c->state == CTL_WRITING)
+		if (c->state == CTL_READING || c->state == CTL_WRITING ||
+		    c->state == CTL_PARKED)
 			ctl_conn_close(l, c);
 	}
 	ctl_closer_stop(&l->closer);

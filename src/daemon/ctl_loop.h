@@ -24,6 +24,12 @@
 #define CTL_RESERVED 16
 #define CTL_MAX_CONNS (CTL_MAX_UNPRIV + CTL_RESERVED)
 #define CTL_MAX_WATCHES 8
+/* ctl_loop_yield(): a turn's work at most, then the long operation's
+ * share: CTL_YIELD_SHARE times what the turn took, CTL_YIELD_GAP_MS at
+ * least, before the next turn */
+#define CTL_YIELD_BUDGET_MS 20
+#define CTL_YIELD_GAP_MS 10
+#define CTL_YIELD_SHARE 4
 
 /**
  * struct ctl_loop_ops - what the daemon does with what the loop reads
@@ -36,10 +42,15 @@
  * @tick: called once per turn of the loop; returns in how many ms it
  *	wants to be called again, or -1
  * @done: whether to stop
+ * @may_nest: whether a whole request of a peer (@priv: may act) may be
+ *	handled within a long one's ctl_loop_yield(): it changes nothing
+ *	(or will be refused); NULL: none may
  */
 struct ctl_loop_ops {
 	ctl_handler_fn handle;
 	bool (*may_act)(const struct ctl_peer *peer, void *ctx);
+	bool (*may_nest)(const struct ctl_peer *peer, bool priv,
+			 const char *req, size_t len, void *ctx);
 	void (*unstream)(int fd, void *ctx);
 	int (*tick)(void *ctx);
 	bool (*done)(void *ctx);
@@ -51,6 +62,8 @@ enum ctl_conn_state {
 	CTL_WRITING,	/* the response, until sent or the deadline */
 	CTL_STREAMING,	/* handed to the events stream */
 	CTL_CLOSING,	/* queued on the closer, slot still held */
+	CTL_HANDLING,	/* its request is being handled, out of epoll */
+	CTL_PARKED,	/* whole, waits for the long request to end */
 };
 
 /**
@@ -89,12 +102,15 @@ struct ctl_conn {
  * @fd: the descriptor, -1 if the slot is free
  * @fn: called when it is readable
  * @arg: passed to @fn
+ * @nested: @fn is also called within ctl_loop_yield() (it changes
+ *	nothing a long request relies on)
  */
 struct ctl_watch {
 	int kind;
 	int fd;
 	void (*fn)(void *arg);
 	void *arg;
+	bool nested;
 };
 
 /**
@@ -126,6 +142,13 @@ struct ctl_stats {
  * @seq: accepts so far
  * @stats: see struct ctl_stats
  * @passrights: the kernel knows SO_PASSRIGHTS
+ * @nested: a ctl_loop_yield() turn is under way
+ * @yielded: a handler ran ctl_loop_yield() turns: the events of the turn
+ *	that called it are stale
+ * @yield_after_ms: the next ctl_loop_yield() turn not before
+ * @turn_end_ms: the turn under way takes nothing new after this
+ * @parked: requests parked so far (for status)
+ * @nested_served: requests served within ctl_loop_yield() (for status)
  */
 struct ctl_loop {
 	int epfd;
@@ -139,6 +162,12 @@ struct ctl_loop {
 	uint64_t seq;
 	struct ctl_stats stats;
 	bool passrights;
+	bool nested;
+	bool yielded;
+	uint64_t yield_after_ms;
+	uint64_t turn_end_ms;
+	uint64_t parked;
+	uint64_t nested_served;
 };
 
 int ctl_loop_init(struct ctl_loop *l, int lfd, const struct ctl_loop_ops *ops,
@@ -146,6 +175,8 @@ int ctl_loop_init(struct ctl_loop *l, int lfd, const struct ctl_loop_ops *ops,
 int ctl_loop_watch(struct ctl_loop *l, int fd, void (*fn)(void *arg), void *arg);
 void ctl_loop_unwatch(struct ctl_loop *l, int fd);
 int ctl_loop_run(struct ctl_loop *l);
+bool ctl_loop_yield(struct ctl_loop *l);
+int ctl_loop_watch_nested(struct ctl_loop *l, int fd);
 void ctl_loop_drop_stream(struct ctl_loop *l, int fd);
 void ctl_loop_status(const struct ctl_loop *l, struct rbuf *resp);
 
@@ -158,6 +189,7 @@ void ctl_conn_write(struct ctl_loop *l, struct ctl_conn *c, bool keep);
 void ctl_conn_error(struct ctl_loop *l, struct ctl_conn *c, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void ctl_conn_close(struct ctl_loop *l, struct ctl_conn *c);
+void ctl_conn_handle(struct ctl_loop *l, struct ctl_conn *c);
 void ctl_loop_fini(struct ctl_loop *l);
 
 #endif /* REVOKE_CTL_LOOP_H */

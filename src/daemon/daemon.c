@@ -7,7 +7,10 @@
  * Connections are served together by one event loop (ctl_loop.c); each
  * complete request is answered at once by its verb (verbs.c).  Between
  * requests the loop forwards the programs' denial events (events.c) and,
- * with "source netlink", reads the kernel's uevents (devices.c).
+ * with "source netlink", reads the kernel's uevents (devices.c).  A long
+ * add or umount lets the loop turn at its safe points (busy.c): list,
+ * status, holders and events are answered meanwhile, the requests that
+ * change something wait for it to end.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -320,8 +323,9 @@ static void events_dropped(int fd, void *arg)
 }
 
 static const struct ctl_loop_ops loop_ops = {
-	.handle = verbs_handle,
+	.handle = busy_handle,
 	.may_act = verbs_may_send_fd,
+	.may_nest = busy_may_nest,
 	.unstream = loop_unstream,
 	.tick = loop_tick,
 	.done = loop_done,
@@ -343,6 +347,9 @@ static int serve(struct daemon *d, int lfd)
 	if (!ret)
 		ret = ctl_loop_watch(&d->loop, revoke_events_fd(&d->events),
 				     read_events, d);
+	/* denials are forwarded during a long request too */
+	if (!ret)
+		ret = ctl_loop_watch_nested(&d->loop, revoke_events_fd(&d->events));
 	if (!ret && d->uevent_fd >= 0)
 		ret = ctl_loop_watch(&d->loop, d->uevent_fd,
 				     devices_read_uevents, d);
@@ -395,6 +402,7 @@ static int start(struct daemon *d, const struct options *o)
 		goto fail;
 	}
 	pipeline_init(&d->pipeline, &d->rb);
+	busy_init(d);
 	if (d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), 0);
 	if (d->pipeline.ready && procfs_under_seccomp(0))

@@ -10,6 +10,8 @@
  *	devices.c	revoked devices: add, del, removals (uevents), policy
  *	verbs_holders.c	holders: who holds a file or a filesystem
  *	notify.c	what systemd is told: READY=1, STATUS=, RELOADING=1
+ *	busy.c		a long request's progress lines, and the loop's
+ *			turns within it for the others
  *
  * Calls go one way: daemon.c -> verbs*.c -> devices.c, request_keys.c
  * -> answer.c; daemon.c and devices.c -> notify.c.
@@ -109,6 +111,24 @@ struct daemon_notify {
 };
 
 /**
+ * struct daemon_busy - the long request under way (busy.c)
+ * @fd: its client's connection, for progress lines, or -1
+ * @step: the step it is at, or NULL
+ * @counted: @step counts holders: @done of @total
+ * @done: holders handled
+ * @total: holders found
+ * @sent_ms: when a line was last sent (CLOCK_MONOTONIC)
+ */
+struct daemon_busy {
+	int fd;
+	const char *step;
+	bool counted;
+	size_t done;
+	size_t total;
+	uint64_t sent_ms;
+};
+
+/**
  * struct daemon - everything revoke-bpfd holds while it runs
  * @rb: the pinned maps and programs
  * @events: the denial ring buffer and its subscribers
@@ -127,6 +147,7 @@ struct daemon_notify {
  * @signal_fd: SIGTERM, SIGINT and SIGHUP
  * @loop: the event loop
  * @notify: what systemd was told
+ * @busy: the long request under way
  * @serving: @loop is up
  * @quit: end @loop
  */
@@ -151,9 +172,19 @@ struct daemon {
 	unsigned int logged_attaches;
 	unsigned int logged_detaches;
 	struct daemon_notify notify;
+	struct daemon_busy busy;
 	bool serving;
 	bool quit;
 };
+
+/* busy.c */
+void busy_init(struct daemon *d);
+void busy_step(struct daemon *d, const char *step);
+void busy_yield(struct daemon *d);
+bool busy_may_nest(const struct ctl_peer *peer, bool priv, const char *buf,
+		   size_t len, void *ctx);
+bool busy_handle(const struct ctl_peer *peer, const char *buf, size_t len,
+		 struct rbuf *resp, void *ctx);
 
 /* notify.c */
 void notify_init(struct daemon *d);

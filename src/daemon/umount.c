@@ -71,12 +71,33 @@ static void umount_took(struct umount_result *r, enum umount_step step,
 }
 
 /*
+ * Wait until @pfd (a pidfd) is readable, @timeout_ms at most, letting
+ * the loop turn meanwhile.  Return poll(2)'s.
+ */
+static int umount_poll(struct daemon *d, struct pollfd *pfd,
+		       unsigned int timeout_ms)
+{
+	uint64_t end = ctl_now_ms() + timeout_ms, now;
+	int r, slice;
+
+	for (;;) {
+		now = ctl_now_ms();
+		slice = now >= end ? 0 : end - now < 20 ? (int)(end - now) : 20;
+		r = poll(pfd, 1, slice);
+		if (r != 0 || now >= end)
+			return r;
+		busy_yield(d);
+	}
+}
+
+/*
  * syncfs() the filesystem of @fd, an O_PATH descriptor, in a child, and
  * wait for it at most @timeout_ms.  Return "ok", an errno name, or
  * "timeout" (the child is killed, so that it is no holder of the
  * filesystem, and reaped by the next umount).
  */
-static const char *umount_sync(int fd, unsigned int timeout_ms)
+static const char *umount_sync(struct daemon *d, int fd,
+			       unsigned int timeout_ms)
 {
 	struct pollfd pfd = { .events = POLLIN };
 	char path[64];
@@ -97,7 +118,7 @@ static const char *umount_sync(int fd, unsigned int timeout_ms)
 		_exit(syncfs(sfd) ? errno : 0);
 	}
 	pfd.fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd.fd >= 0 && poll(&pfd, 1, (int)timeout_ms) <= 0) {
+	if (pfd.fd >= 0 && umount_poll(d, &pfd, timeout_ms) <= 0) {
 		/* its wait (a FUSE server that no longer answers) is killable */
 		syscall(SYS_pidfd_send_signal, pfd.fd, SIGKILL, NULL, 0);
 		close(pfd.fd);
@@ -197,6 +218,7 @@ static int umount_inner(struct umount_run *u, const struct fs_pins *p,
 		if (umount_in_progress(u, inner.s_dev, depth))
 			continue;
 		n++;
+		busy_step(u->d, "loops");
 		if (depth + 1 >= UMOUNT_DEPTH_MAX) {
 			umount_gone_line(u, inner.s_dev, false,
 					 "loop_devices_nested_too_deep");
@@ -217,6 +239,7 @@ static void umount_swapoff(struct umount_run *u, struct fs_pins *pins)
 
 	if (!pins->nr_swap)
 		return;
+	busy_step(u->d, "swap");
 	fs_release_swaps(pins, &rep);
 	fs_release_print(&u->r->lines, pins, &rep);
 	fs_release_report_free(&rep);
@@ -227,6 +250,7 @@ static void umount_pipeline(struct umount_run *u, uint32_t s_dev)
 {
 	struct pipeline_result res;
 
+	busy_step(u->d, "holders");
 	if (!pipeline_run_fs(&u->d->pipeline, s_dev, &u->opts, &res)) {
 		pipeline_report_log_run("umount", &res);
 		pipeline_report_log(&res);
@@ -281,12 +305,14 @@ static bool umount_wait_freed(struct umount_run *u, uint32_t s_dev,
 	uint64_t end = pipeline_now_us() + (uint64_t)timeout_ms * 1000;
 	struct revoke_super_val val;
 
+	busy_step(u->d, "wait-gone");
 	for (;;) {
 		if (super_set_get(&u->d->rb, s_dev, &val) == -ENOENT)
 			return true;
 		if (pipeline_now_us() >= end)
 			return false;
 		usleep(20000);
+		busy_yield(u->d);
 	}
 }
 
@@ -312,6 +338,7 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 		umount_swapoff(u, &pins);
 	}
 	umount_took(u->r, UMOUNT_RELEASE, &at);
+	busy_step(u->d, "revoke");
 	if (filesystems_deny(u->d, t, u->cause, &change, &fail)) {
 		umount_gone_line(u, t->s_dev, false, "deny_failed");
 		goto out;
@@ -331,6 +358,7 @@ static void umount_one(struct umount_run *u, const struct fs_target *t,
 			revoke_kdev_minor(t->s_dev), why);
 		goto out;
 	}
+	busy_step(u->d, "unmount");
 	fs_release(&pins, &rep);
 	fs_release_print(&u->r->lines, &pins, &rep);
 	if (rep.failed && umount_locked(u, &rep)) {
@@ -466,7 +494,8 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 		return -1;
 	}
 	opts = verbs_pipeline_opts(d, req);
-	synced = umount_sync(peer->sent_fd, opts.timeout_ms);
+	busy_step(d, "sync");
+	synced = umount_sync(d, peer->sent_fd, opts.timeout_ms);
 	umount_took(&r, UMOUNT_SYNC, &at);
 	rbuf_printf(&r.lines, REVOKE_LINE_SYNC " " REVOKE_FIELD_FS "=%u:%u "
 		    REVOKE_FIELD_RESULT "=%s\n", revoke_kdev_major(t.s_dev),

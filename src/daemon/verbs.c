@@ -231,6 +231,7 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 	/* a pty slave: a file of it to hang it up with after the deny */
 	tty_prepare_inode(&th, d->pipeline.ready ? &d->pipeline.holders : NULL,
 			  &nf.keys[0]);
+	busy_step(d, "attach");
 	err = verbs_deny(d, peer, req, &nf, &change);
 	if (err)
 		tty_hangup_cancel(&th);
@@ -248,6 +249,7 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 	answer_attach(resp, &d->rb);
 	if (req->has_path && d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), peer->pid);
+	busy_step(d, "holders");
 	verbs_run_pipeline(d, nf.keys, nf.nkeys, req, resp);
 	if (req->has_path && d->pipeline.ready)
 		holders_skip(&d->pipeline.holders, getpid(), 0);

@@ -127,6 +127,8 @@ int holders_open(struct holders *h, const struct store *store, char *err,
 		 size_t errlen);
 int holders_ident(struct holders *h, int fd, struct revoke_ident *id);
 void holders_skip(struct holders *h, pid_t self, pid_t peer);
+void *holders_state_save(struct holders *h);
+void holders_state_restore(struct holders *h, void *copy);
 void holders_close(struct holders *h);
 int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set);

@@ -254,3 +254,32 @@ void holders_walk_buffers(struct holders *h, uint32_t kdev)
 {
 	h->skel->bss->holder_skip_bufs = kdev && no_page_in_buffers(kdev);
 }
+
+/**
+ * holders_state_save() - a copy of what the next searches are told
+ *	(whom to skip, which buffers to walk), for a search made in between
+ * @h: the loaded iterators
+ *
+ * Return: the copy, for holders_state_restore(), or NULL without memory
+ * (then nothing can be restored: the caller must not search in between).
+ */
+void *holders_state_save(struct holders *h)
+{
+	void *copy = malloc(sizeof(*h->skel->bss));
+
+	if (copy)
+		memcpy(copy, h->skel->bss, sizeof(*h->skel->bss));
+	return copy;
+}
+
+/**
+ * holders_state_restore() - put back, and free, what holders_state_save()
+ *	copied
+ * @h: the loaded iterators
+ * @copy: the copy
+ */
+void holders_state_restore(struct holders *h, void *copy)
+{
+	memcpy(h->skel->bss, copy, sizeof(*h->skel->bss));
+	free(copy);
+}

@@ -150,13 +150,34 @@ struct pipeline_result {
  * @holders: the holder iterators
  * @ready: @holders is loaded
  * @why: if not @ready, why not
+ * @yield: called between holders, passes and drain polls, where the
+ *	holders state is consistent: the caller's progress report and its
+ *	turn of the event loop (NULL: none); @step names the step
+ * @yield_arg: passed to @yield
+ * @held_done: holders handled since the caller last zeroed it
+ * @held_total: holders found to handle, likewise
  */
 struct pipeline {
 	struct store *rb;
 	struct holders holders;
 	bool ready;
 	char why[256];
+	void (*yield)(void *arg, const char *step, size_t done, size_t total);
+	void *yield_arg;
+	size_t held_done;
+	size_t held_total;
 };
+
+/**
+ * pipeline_yield() - the caller's turn, at a consistent point
+ * @pl: the pipeline
+ */
+static inline void pipeline_yield(struct pipeline *pl)
+{
+	if (pl->yield)
+		pl->yield(pl->yield_arg, "holders", pl->held_done,
+			  pl->held_total);
+}
 
 void pipeline_init(struct pipeline *pl, struct store *rb);
 void pipeline_fini(struct pipeline *pl);

@@ -101,6 +101,7 @@ void pipeline_drain(struct run *run, const struct holder_work *work,
 		/* past the grace, a thread still blocked is waited for slowly */
 		if (pipeline_now_us() >= grace)
 			pause.tv_nsec = DRAIN_SLOW_POLL_MS * 1000000L;
+		pipeline_yield(run->pl);
 		nanosleep(&pause, NULL);
 	}
 }

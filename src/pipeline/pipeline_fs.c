@@ -203,6 +203,7 @@ static int fs_files(struct pipeline *pl, uint32_t s_dev,
 			if (fs_handled(done, ndone, &all.inodes[i]))
 				continue;
 			done[ndone + fresh++] = all.inodes[i];
+			pipeline_yield(pl);
 			err = pipeline_passes(pl, &all.inodes[i], opts, start,
 					      res);
 		}

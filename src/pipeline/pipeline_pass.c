@@ -99,7 +99,11 @@ void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
 		acted |= pipeline_plan_acts_on(&work[i]);
 	}
 	pipeline_plan_interrupt(work, nwork);
+	pl->held_total += nwork;
 	for (i = 0; i < nwork; i++) {
+		/* the holders before are handled, those after stopped */
+		if (i)
+			pipeline_yield(pl);
 		if (files[i]) {
 			uint64_t t0 = pipeline_now_us();
 
@@ -110,6 +114,7 @@ void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
 		} else if (!work[i].err && work[i].t.nr) {
 			tracee_detach(&work[i].t);	/* interrupted for nothing */
 		}
+		pl->held_done++;
 	}
 	revoke_inode_destroy(&inode);
 	free(files);

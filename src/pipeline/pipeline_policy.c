@@ -307,6 +307,8 @@ int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
 	/* one look at its filesystem for every search and scan below */
 	holders_walk_buffers(&pl->holders, key->dev);
 	for (pass = 0; pass < PASSES_MAX; pass++) {
+		if (pass)
+			pipeline_yield(pl);
 		err = holders_find(&pl->holders, key, &set);
 		if (err && !pass)
 			break;

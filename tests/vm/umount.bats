@@ -402,3 +402,186 @@ forced_unmount() {
 	grep -q " $D/m " /proc/self/mountinfo
 	! revoke-bpf list | grep -q filesystem
 }
+
+# A long umount does not stop revoke-bpfd answering (issue 34, item 6).
+
+SWARM=$REPO/build/bench/swarm
+
+# swarm N FILE: N processes (build/bench/swarm) with a descriptor each of
+# FILE; returns once every one holds it (60 s at most).
+swarm() {
+	local i
+	: > "$D/swarm"
+	bg "$SWARM" "$1" 1 0 0 "$2" > "$D/swarm" 2>&1
+	for i in $(seq 1 600); do
+		grep -qx ready "$D/swarm" && return 0
+		kill -0 "$BG" || break
+		sleep 0.1
+	done
+	cat "$D/swarm" >&2
+	return 1
+}
+
+# within S CMD...: wait until CMD succeeds, S seconds at most.
+within() {
+	local i n=$(( $1 * 20 ))
+	shift
+	for i in $(seq 1 "$n"); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	echo "timed out waiting for: $*" >&2
+	return 1
+}
+
+# fs_listed: the revoked set has a filesystem entry (the umount's deny).
+fs_listed() { revoke-bpf list | awk '$3 == "filesystem"' | grep -q .; }
+
+# ms CMD...: run CMD (output to $D/ms.out); print how many ms it took.
+ms() {
+	local t0 t1
+	t0=$(date +%s%N)
+	"$@" > "$D/ms.out" 2>&1
+	t1=$(date +%s%N)
+	echo $(( (t1 - t0) / 1000000 ))
+}
+
+@test "during umount of a filesystem held by 1000 processes, status and list answer within 1 s, and an add sent meanwhile is done after it" {
+	local up addp t i
+	mkdir -p "$D/m"
+	mount -t tmpfs busy "$D/m"
+	head -c 4096 /dev/zero > "$D/m/file"
+	echo other > "$D/f"
+	swarm 1000 "$D/m/file"
+	bg revoke-bpf umount "$D/m" > "$D/umount.out" 2>&1
+	up=$BG
+	within 60 fs_listed
+	# the deny is done: the holders are being released now, for seconds
+	for i in 1 2 3; do
+		t=$(ms revoke-bpf status)
+		echo "# status: $t ms" >&3
+		grep -q '^enforcement' "$D/ms.out"
+		[ "$t" -lt 1000 ]
+		t=$(ms revoke-bpf list)
+		echo "# list: $t ms" >&3
+		awk '$3 == "filesystem"' "$D/ms.out" | grep -q .
+		[ "$t" -lt 1000 ]
+	done
+	t=$(ms revoke-bpf holders "$D/f")
+	echo "# holders: $t ms" >&3
+	kill -0 "$up"		# all of it while the umount ran
+	bg revoke-bpf add "$D/f" > "$D/add.out" 2>&1
+	addp=$BG
+	wait "$up"
+	cat "$D/umount.out"
+	grep -q "^  filesystem [0-9]*:[0-9]*: gone$" "$D/umount.out"
+	! grep -q " $D/m " /proc/self/mountinfo
+	wait "$addp"
+	cat "$D/add.out"
+	[[ $(head -1 "$D/add.out") == "$D/f: revoked (dev "* ]]
+	# the add was handled once the umount had ended, not within it
+	grep -E "umount fs=[0-9:]+ by uid=0 pid=$up: gone|add dev=.* by uid=0 pid=$addp: added" \
+		"$DAEMON_LOG" | tail -2 > "$D/order"
+	cat "$D/order"
+	grep -q "umount fs=" <(sed -n 1p "$D/order")
+	grep -q "add dev=" <(sed -n 2p "$D/order")
+	revoke-bpf del "$D/f" >/dev/null
+}
+
+@test "Ctrl-C on umount says the step reached and exits 130; revoke-bpfd goes on until the filesystem is gone" {
+	local up rc=0
+	mkdir -p "$D/m"
+	mount -t tmpfs busy "$D/m"
+	head -c 4096 /dev/zero > "$D/m/file"
+	swarm 300 "$D/m/file"
+	bg revoke-bpf umount "$D/m" > "$D/umount.out" 2>&1
+	up=$BG
+	within 60 fs_listed
+	kill -INT "$up"
+	wait "$up" || rc=$?
+	cat "$D/umount.out"
+	[ "$rc" -eq 130 ]
+	[ "$(wc -l < "$D/umount.out")" -eq 1 ]
+	[ "$(cat "$D/umount.out")" = "revoke-bpf: umount: interrupted; revoke-bpfd goes on with the umount and the filesystem stays revoked: see 'revoke-bpf list' and its journal (journalctl -u revoke-bpfd)" ]
+	# the client is gone; the daemon finishes, and answers meanwhile
+	within 60 eval '! grep -q " $D/m " /proc/self/mountinfo'
+	revoke-bpf status | grep -q '^enforcement'
+	within 60 grep -q "umount fs=[0-9:]* by uid=0 pid=$up: gone" "$DAEMON_LOG"
+	[ -z "$(revoke-bpf list | awk '$3 == "filesystem"')" ]
+}
+
+@test "umount with progress=yes: one progress line per step, the holders counted, before the answer" {
+	mkdir -p "$D/m"
+	mount -t tmpfs busy "$D/m"
+	head -c 4096 /dev/zero > "$D/m/file"
+	swarm 3 "$D/m/file"
+	run "$CTLSEND" --fd "$D/m" /run/revoke-bpf/control.sock \
+		<<< "revoke-bpf/1 umount path=$D/m fs=yes progress=yes"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the steps in order, the holders counted (how often depends on
+	# their pace), all before the answer
+	grep '^progress ' <<< "$output" | sed 's/ done=[0-9]* total=[0-9]*$//' |
+		uniq > "$D/steps"
+	diff -u - "$D/steps" <<-'END'
+	progress step=sync
+	progress step=revoke
+	progress step=holders
+	progress step=unmount
+	progress step=wait-gone
+	END
+	! grep '^progress step=holders ' <<< "$output" |
+		grep -v '^progress step=holders done=[0-3] total=[0-3]$'
+	[ "$(grep '^progress step=holders ' <<< "$output" | tail -1)" = \
+	  "progress step=holders done=3 total=3" ]
+	[ "$(grep -m1 -vn '^progress ' <<< "$output")" = \
+	  "$(( $(grep -c '^progress ' <<< "$output") + 1 )):ok umounted" ]
+	! grep -q " $D/m " /proc/self/mountinfo
+}
+
+@test "umount on a terminal shows each step on stderr, the holders counted in place; without a terminal nothing but the report" {
+	mkdir -p "$D/m" "$D/n"
+	mount -t tmpfs busy "$D/m"
+	head -c 4096 /dev/zero > "$D/m/file"
+	swarm 3 "$D/m/file"
+	run script -qec "revoke-bpf umount $D/m" /dev/null
+	echo "$output" | cat -A
+	[ "$status" -eq 0 ]
+	tr '\r' '\n' <<< "$output" | grep '^revoke-bpf: umount: ' |
+		sed 's| [0-9]*/[0-9]*$||' | uniq > "$D/steps"
+	diff -u - "$D/steps" <<-'END'
+	revoke-bpf: umount: writing out its data (syncfs)
+	revoke-bpf: umount: revoking the filesystem
+	revoke-bpf: umount: releasing holders
+	revoke-bpf: umount: unmounting every mount
+	revoke-bpf: umount: waiting for the filesystem to go
+	END
+	[[ $output == *$'\rrevoke-bpf: umount: releasing holders 3/3\r\n'* ]]
+	mount -t tmpfs busy2 "$D/n"
+	run revoke-bpf umount "$D/n"
+	[ "$status" -eq 0 ]
+	! grep -q 'revoke-bpf: umount: ' <<< "$output"
+}
+
+@test "add with progress=yes: the steps attach and holders, the holders counted, before the answer; without it none" {
+	echo data > "$D/f"
+	swarm 2 "$D/f"
+	run "$CTLSEND" --fd "$D/f" /run/revoke-bpf/control.sock \
+		<<< "revoke-bpf/1 add path=$D/f progress=yes"
+	echo "$output"
+	grep '^progress ' <<< "$output" | sed 's/ done=[0-9]* total=[0-9]*$//' |
+		uniq > "$D/steps"
+	diff -u - "$D/steps" <<-'END'
+	progress step=attach
+	progress step=holders
+	END
+	[ "$(grep '^progress step=holders ' <<< "$output" | tail -1)" = \
+	  "progress step=holders done=2 total=2" ]
+	[ "$(grep -m1 -vn '^progress ' <<< "$output")" = \
+	  "$(( $(grep -c '^progress ' <<< "$output") + 1 )):ok added" ]
+	revoke-bpf del "$D/f" >/dev/null
+	run "$CTLSEND" --fd "$D/f" /run/revoke-bpf/control.sock \
+		<<< "revoke-bpf/1 add path=$D/f"
+	[ "${lines[0]}" = "ok added" ]
+	revoke-bpf del "$D/f" >/dev/null
+}

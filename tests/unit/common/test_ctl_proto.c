@@ -114,6 +114,13 @@ static void test_accepts(void)
 	      r.fs == REVOKE_FS_DEV && r.fs_major == 8 && r.fs_minor == 1 &&
 	      revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
 	      !strcmp(buf, "revoke-bpf/1 del fs=8:1\n"));
+	CHECK("umount progress=yes parses, and formats back last",
+	      parse("revoke-bpf/1 umount path=/m fs=yes progress=yes\n", &r,
+		    &why) == 0 && r.progress &&
+	      revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 umount path=/m fs=yes progress=yes\n"));
+	CHECK("a request without progress=yes asks for none",
+	      parse("revoke-bpf/1 add ino=5\n", &r, &why) == 0 && !r.progress);
 	CHECK("umount fs=yes with path, timeout_ms and spare parses",
 	      parse("revoke-bpf/1 umount path=/m fs=yes timeout_ms=500 spare=yes\n",
 		    &r, &why) == 0 && r.verb == REVOKE_VERB_UMOUNT &&
@@ -187,6 +194,10 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add ino=1 spare=no\n", "spare is given once, as spare=yes" },
 		{ "revoke-bpf/1 add ino=1 spare=yes spare=yes\n", "spare is given once, as spare=yes" },
 		{ "revoke-bpf/1 del ino=1 spare=yes\n", "release, timeout_ms and spare are fields of add only" },
+		{ "revoke-bpf/1 add ino=1 progress=no\n", "progress is given once, as progress=yes" },
+		{ "revoke-bpf/1 add ino=1 progress=yes progress=yes\n", "progress is given once, as progress=yes" },
+		{ "revoke-bpf/1 status progress=yes\n", "progress is a field of add and umount only" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block progress=yes\n", "uevent takes action, rdev, type and p.KEY fields only" },
 	};
 	struct revoke_req r;
 	const char *why;
