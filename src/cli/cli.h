@@ -10,6 +10,7 @@
 #define REVOKE_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "common/common.h"
 
@@ -49,6 +50,12 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 		     const char **path);
 int cli_target_open(const char *path, struct revoke_req *req);
 int cli_target_leave(int fd);
+
+/* cli_fs.c */
+int cli_fs_lexical(const char *path, char *out, size_t len);
+int cli_fs_mnt_id(int fd);
+int cli_fs_target(const char *operand, struct revoke_req *req,
+		  bool by_number, int *fd);
 
 /* cli_output.c */
 extern bool json_output;
