@@ -27,8 +27,8 @@ teardown() {
 		umount "$m" 2>/dev/null || true
 	done
 	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
-	revoke-bpf list | awk '$3 == "filesystem" { print $1 }' |
-		while read -r fs; do revoke-bpf del --fs "$fs" >/dev/null; done
+	revoke-bpf list --json | jq -r '.[] | select(.fs) | .fs' |
+		while read -r fs; do revoke-bpf del --fs-dev "$fs" >/dev/null; done
 	rm -rf "$D"
 }
 
