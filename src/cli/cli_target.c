@@ -170,7 +170,8 @@ static int inode_target(const struct target_args *t, struct revoke_req *req,
 			      "MAJ:MIN); try 'revoke-bpf help'");
 			return -1;
 		}
-		if (strspn(t->operand, "0123456789") == strlen(t->operand)) {
+		if (t->operand[0] &&
+		    strspn(t->operand, "0123456789") == strlen(t->operand)) {
 			p_err("'%s' could be the file ./%s or inode %s: write "
 			      "./%s for the file, --inode %s for the inode",
 			      t->operand, t->operand, t->operand, t->operand,

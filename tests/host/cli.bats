@@ -51,6 +51,10 @@ setup() {
 	run "$CLI" --socket "$NOSOCK" del 12
 	[ "$status" -eq 2 ]
 	[ "$output" = "revoke-bpf: del: '12' could be the file ./12 or inode 12: write ./12 for the file, --inode 12 for the inode" ]
+	# an empty operand is no number: it names no file
+	run "$CLI" --socket "$NOSOCK" add ""
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: add: cannot open '': No such file or directory" ]
 	# ./12 is the file: it is sent (and the daemon is not there)
 	run "$CLI" --socket "$NOSOCK" add ./12
 	[ "$status" -eq 1 ]
