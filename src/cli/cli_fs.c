@@ -8,7 +8,8 @@
  * A mount point is found by its text alone (made absolute, "." and ".."
  * undone) before anything is opened: the server or the device behind it
  * may be gone, and stat() would hang.  Only an FS that is no mount point
- * is opened (O_PATH) and fstat()ed, to tell a block device from a file.
+ * is opened (O_PATH), and its type read with statx(AT_STATX_DONT_SYNC),
+ * to tell a block device from a file.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -249,7 +250,7 @@ int cli_fs_target(const char *operand, struct revoke_req *req,
 {
 	char abs[PATH_MAX], point[PATH_MAX];
 	struct cli_mount m;
-	struct stat st;
+	struct statx stx;
 
 	*fd = -1;
 	if (cli_fs_lexical(operand, abs, sizeof(abs))) {
@@ -273,15 +274,19 @@ int cli_fs_target(const char *operand, struct revoke_req *req,
 	*fd = cli_target_open(operand, req);
 	if (*fd < 0)
 		return -1;
-	if (fstat(*fd, &st)) {
+	/* its type only, from what the kernel has: a server is not asked */
+	if (statx(*fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_TYPE,
+		  &stx)) {
 		p_err("cannot look at '%s': %s", operand, strerror(errno));
 		goto fail;
 	}
-	if (!S_ISBLK(st.st_mode))
+	if (!S_ISBLK(stx.stx_mode))
 		return 0;
 	close(*fd);
 	*fd = -1;
-	return cli_fs_device(operand, st.st_rdev, req, by_number, fd);
+	return cli_fs_device(operand, makedev(stx.stx_rdev_major,
+					      stx.stx_rdev_minor),
+			     req, by_number, fd);
 fail:
 	close(*fd);
 	*fd = -1;

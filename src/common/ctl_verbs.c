@@ -22,9 +22,10 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.privileged = true,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD |
 			  REVOKE_FIELDS_FS,
-		.usage = "INODE [--dev MAJ:MIN] | PATH | --fs PATH | --rdev "
-			 "MAJ:MIN --char|--block [--removed] [--cause WORD] "
-			 "[--release|--no-release] [--timeout MS] [--spare]",
+		.usage = "PATH | --inode N [--dev MAJ:MIN] | --fs FS [--force] | "
+			 "--rdev MAJ:MIN --char|--block [--removed] [--cause "
+			 "WORD] [--release|--no-release] [--timeout DURATION] "
+			 "[--spare]",
 		.help = "revoke an inode: every open, read, write, mmap, ioctl, "
 			"lock, fcntl and truncate on it fails with EIO, blocked "
 			"callers are woken, mappings fault with SIGBUS, and "
@@ -49,8 +50,8 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.name = "del",
 		.privileged = true,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
-		.usage = "INODE [--dev MAJ:MIN] | PATH | --fs PATH|MAJ:MIN | "
-			 "--rdev MAJ:MIN --char|--block",
+		.usage = "PATH | --inode N [--dev MAJ:MIN] | --fs FS | "
+			 "--fs-dev MAJ:MIN | --rdev MAJ:MIN --char|--block",
 		.help = "lift a revocation",
 	},
 	[REVOKE_VERB_LIST] = {
@@ -99,7 +100,8 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.privileged = true,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_ADD |
 			  REVOKE_FIELDS_FS,
-		.usage = "MOUNTPOINT [--timeout MS] [--spare] [--cause WORD]",
+		.usage = "FS [--force] [--timeout DURATION] [--spare] "
+			 "[--cause WORD]",
 		.help = "forced unmount: sync the filesystem MOUNTPOINT is on "
 			"(bounded by --timeout), revoke it whole, end every use "
 			"of it (descriptors, mappings, waiters, io_uring, "
@@ -116,7 +118,7 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.name = "holders",
 		.privileged = true,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
-		.usage = "PATH | --fs MOUNTPOINT [--json]",
+		.usage = "PATH | --fs FS [--json]",
 		.help = "who holds a file, or a whole filesystem, and how "
 			"(ACCESS: f descriptors, m mappings, u io_uring "
 			"resources, c current directory, r root directory, e "
