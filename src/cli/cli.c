@@ -196,7 +196,7 @@ static int take_option(int argc, char **argv, int *i, struct line *l)
 	if (o)
 		return take_global(o, argc, argv, i, l);
 	o = l->help ? cli_help_verb_opt(l->help, a) : NULL;
-	if (o || (l->cmd && revoke_looks_numeric(a))) {
+	if (o) {
 		l->argv[l->argc++] = argv[*i];
 		if (o && o->arg && !strchr(a, '=') && *i + 1 < argc)
 			l->argv[l->argc++] = argv[++*i];

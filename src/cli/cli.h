@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stddef.h>
 
 #include "common/common.h"
 
@@ -105,6 +106,11 @@ void cli_help_print_all(FILE *f);
 
 /* cli.c: -p/--pretty (json_output is set with it) */
 extern bool json_pretty;
+/* cli_fs.c */
+int cli_fs_lexical(const char *path, char *out, size_t len);
+int cli_fs_mnt_id(int fd);
+int cli_fs_target(const char *operand, struct revoke_req *req,
+		  bool by_number, int *fd);
 
 /* cli_output.c */
 extern bool json_output;

@@ -299,9 +299,14 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 	int fd = -1, ret = 1;
 
 	if (cli_target_parse(argc, argv, &req, &path))
-		return 1;
-	if (path && (fd = cli_target_open(path, &req)) < 0)
-		return 1;
+		return CLI_EXIT_USAGE;
+	if (req.fs == REVOKE_FS_PATH) {
+		if (cli_fs_target(path, &req, false, &fd))
+			return CLI_EXIT_FAIL;
+		path = req.path;
+	} else if (path && (fd = cli_target_open(path, &req)) < 0) {
+		return CLI_EXIT_FAIL;
+	}
 	/* this process standing on the filesystem would keep it mounted */
 	if (verb == REVOKE_VERB_UMOUNT && cli_target_leave(fd)) {
 		close(fd);
@@ -323,7 +328,7 @@ out:
  * @argv: the arguments
  *
  * Return: 0, EXIT_REACH_LEFT or EXIT_HOLDERS_LEFT (see print_report()),
- * or 1 if nothing was revoked.
+ * 1 if nothing was revoked, 2 on a usage error (nothing sent).
  */
 int do_add(int argc, char **argv)
 {
@@ -335,7 +340,7 @@ int do_add(int argc, char **argv)
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * Return: 0, or 1 on an error.
+ * Return: 0, 1 on an error, 2 on a usage error (nothing sent).
  */
 int do_del(int argc, char **argv)
 {
@@ -345,11 +350,12 @@ int do_del(int argc, char **argv)
 /**
  * do_umount() - revoke-bpf umount: forced unmount
  * @argc: number of arguments after the command
- * @argv: the arguments: MOUNTPOINT and add's --timeout, --spare, --cause
+ * @argv: the arguments: FS (a mount point or the block device mounted
+ *	there), --force and add's --timeout, --spare, --cause
  *
  * Return: 0 once the filesystem is gone; EXIT_REACH_LEFT if a mount, swap
  * file or loop device still holds it, EXIT_HOLDERS_LEFT if some holder
- * could not be handled; 1 if nothing was done.
+ * could not be handled; 1 if nothing was done; 2 on a usage error.
  */
 int do_umount(int argc, char **argv)
 {

@@ -50,8 +50,16 @@ static const struct cli_opt fs_opts[] = {
 	  "its mount point, any file on it, or a block device node (the "
 	  "filesystem mounted from it, as umount(8) reads it)" },
 	{ "--force", NULL, NULL, "with --fs: also a filesystem the system "
-	  "cannot live without (/, devtmpfs, devpts, proc, sysfs, cgroup2, "
-	  "revoke-bpfd's own), refused otherwise with the reason" },
+	  "cannot live without (/, devtmpfs, devpts, cgroup, revoke-bpfd's "
+	  "socket's and pins'), refused otherwise with the reason; proc, "
+	  "sysfs and bpffs are refused even so" },
+	{}
+};
+
+static const struct cli_opt del_fs_opts[] = {
+	{ "--fs", NULL, "FS", "the whole filesystem, as add --fs names it" },
+	{ "--fs-dev", NULL, "MAJ:MIN", "a revoked filesystem by its number, "
+	  "as list shows it (one that is gone has no FS to name)" },
 	{}
 };
 
@@ -90,7 +98,8 @@ static const struct cli_opt umount_opts[] = {
 	  "it); the same as --fs" },
 	{ "--fs", NULL, "FS", "the same, as a keyword" },
 	{ "--force", NULL, NULL, "also a filesystem the system cannot live "
-	  "without, refused otherwise" },
+	  "without (/, devtmpfs, devpts, cgroup, revoke-bpfd's own), refused "
+	  "otherwise with the reason" },
 	{ "--cause", NULL, "WORD", "why, in one word (default: none), shown "
 	  "by list" },
 	{ "--timeout", NULL, "DURATION", "bound the sync, and the wait for the "
@@ -102,6 +111,11 @@ static const struct cli_opt umount_opts[] = {
 };
 
 static const struct cli_opt holders_opts[] = {
+	{ "PATH", NULL, NULL, "a file or a device node (an operand is always "
+	  "a path)" },
+	{ "--fs", NULL, "FS", "the whole filesystem: its mount point, any "
+	  "file on it, or a block device node (the filesystem mounted from "
+	  "it)" },
 	{ "--quiet", "-s", NULL, "print nothing: the exit status says whether "
 	  "anything holds it, as fuser -s" },
 	{}
@@ -135,7 +149,8 @@ static const char *const add_syn[] = {
 static const char *const del_syn[] = {
 	"PATH",
 	"--inode N [--dev MAJ:MIN]",
-	"--fs FS [--force]",
+	"--fs FS",
+	"--fs-dev MAJ:MIN",
 	"--rdev MAJ:MIN --char|--block",
 	NULL,
 };
@@ -150,7 +165,6 @@ static const char *const umount_syn[] = {
 
 static const char *const holders_syn[] = {
 	"PATH [-s]",
-	"--inode N [--dev MAJ:MIN] [-s]",
 	"--fs FS [-s]",
 	NULL,
 };
@@ -188,7 +202,7 @@ static const struct cli_help helps[] = {
 		.about = "Lift a revocation: new opens work again (descriptors "
 			 "released by add stay dead).  Deleting what is not "
 			 "revoked is harmless and says so.",
-		.opts = { target_opts, fs_opts, rdev_opts },
+		.opts = { target_opts, del_fs_opts, rdev_opts },
 		.exit = EXIT_COMMON,
 		.example = "revoke-bpf del /dev/ttyUSB0",
 	},
@@ -221,7 +235,7 @@ static const struct cli_help helps[] = {
 			 "like fuser -v; nothing is revoked.  --fs finds the "
 			 "filesystem in /proc/self/mountinfo and never stats "
 			 "or opens anything on it.",
-		.opts = { target_opts, fs_opts, holders_opts },
+		.opts = { holders_opts },
 		.exit = "0 something holds it; 1 nothing holds it, or an "
 			"error (the message says which); 2 the command line "
 			"is wrong",

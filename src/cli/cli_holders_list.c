@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli_holders_list.c - revoke-bpf holders PATH | --fs MOUNTPOINT: who
- * holds a file or a filesystem, and how, as a table like fuser -v's or
- * as a JSON array.
+ * cli_holders_list.c - revoke-bpf holders PATH | --fs FS: who holds a
+ * file or a filesystem, and how, as a table like fuser -v's or as a JSON
+ * array.
  *
- * --fs never touches the filesystem: MOUNTPOINT is made absolute by its
- * text alone and looked up in /proc/self/mountinfo, whose MAJ:MIN is sent
- * (fs=MAJ:MIN); no stat(), open() or realpath() on it, so that it answers
- * when the server or the device behind it is gone.
+ * --fs of a mount point never touches the filesystem: it is made
+ * absolute by its text alone and looked up in /proc/self/mountinfo, whose
+ * MAJ:MIN is sent (fs=MAJ:MIN); no stat(), open() or realpath() on it, so
+ * that it answers when the server or the device behind it is gone.  A
+ * block device names the filesystem mounted from it, the same way; any
+ * other file is sent as a descriptor (fs=yes), as add sends it
+ * (cli_fs.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,122 +24,10 @@
 /* Room for the access letters "fmucre" and a NUL. */
 #define HOLDERS_ACCESS_LEN 7
 
-/*
- * @path made absolute by its text: the working directory before a
- * relative one, "." and empty components dropped, ".." taking one
- * away.  0, or -1 if it does not fit @out.
- */
-static int holders_lexical(const char *path, char *out, size_t len)
-{
-	char buf[2 * PATH_MAX], *save, *c;
-	size_t n = 0;
-
-	if (path[0] == '/') {
-		snprintf(buf, sizeof(buf), "%s", path);
-	} else {
-		if (!getcwd(buf, PATH_MAX))
-			return -1;
-		strcat(buf, "/");
-		strncat(buf, path, sizeof(buf) - strlen(buf) - 1);
-	}
-	out[0] = '\0';
-	for (c = strtok_r(buf, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
-		if (!strcmp(c, "."))
-			continue;
-		if (!strcmp(c, "..")) {
-			while (n > 0 && out[--n] != '/')
-				;
-			out[n] = '\0';
-			continue;
-		}
-		if (n + 1 + strlen(c) + 1 > len)
-			return -1;
-		n += sprintf(out + n, "/%s", c);
-	}
-	if (!n)
-		snprintf(out, len, "/");
-	return 0;
-}
-
-/* A mountinfo field's octal escapes (\040 for a space...) undone in place. */
-static void holders_unescape(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-				      (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-}
-
-/*
- * The MAJ:MIN of the topmost mount at exactly @abs, from @mountinfo:
- * 0, or -ENOENT if nothing is mounted there, or another negative errno.
- */
-static int holders_mount_dev(const char *mountinfo, const char *abs,
-			     unsigned int *major, unsigned int *minor)
-{
-	char *line = NULL, *save, *f[5];
-	size_t cap = 0;
-	int i, found = -ENOENT;
-	FILE *m;
-
-	m = fopen(mountinfo, "re");
-	if (!m)
-		return -errno;
-	while (getline(&line, &cap, m) > 0) {
-		f[0] = strtok_r(line, " \n", &save);
-		for (i = 1; i < 5 && f[i - 1]; i++)
-			f[i] = strtok_r(NULL, " \n", &save);
-		if (!f[0] || !f[4])
-			continue;
-		holders_unescape(f[4]);
-		if (strcmp(f[4], abs) ||
-		    sscanf(f[2], "%u:%u", major, minor) != 2)
-			continue;
-		found = 0;	/* a later one is mounted over it */
-	}
-	free(line);
-	fclose(m);
-	return found;
-}
-
-/* --fs MOUNTPOINT: its MAJ:MIN in @req; 0, or -1 after a message */
-static int holders_fs_target(const char *mountpoint, struct revoke_req *req)
-{
-	char abs[PATH_MAX];
-	int err;
-
-	if (holders_lexical(mountpoint, abs, sizeof(abs))) {
-		p_err("'%s': cannot make it an absolute path: %s", mountpoint,
-		      errno ? strerror(errno) : "too long");
-		return -1;
-	}
-	err = holders_mount_dev("/proc/self/mountinfo", abs, &req->fs_major,
-				&req->fs_minor);
-	if (err == -ENOENT) {
-		p_err("%s is not a mount point", mountpoint);
-		return -1;
-	}
-	if (err) {
-		p_err("cannot read /proc/self/mountinfo: %s", strerror(-err));
-		return -1;
-	}
-	req->fs = REVOKE_FS_DEV;
-	return 0;
-}
-
 /* -s, --quiet: nothing printed, the exit status says (fuser -s) */
 static bool holders_quiet;
 
-/* The operands: PATH or --fs MOUNTPOINT, and -s; 0 or -1 after a message */
+/* The operands: PATH or --fs FS, and -s; 0 or -1 after a message */
 static int holders_parse(int argc, char **argv, const char **operand,
 			 bool *fs)
 {
@@ -164,8 +55,9 @@ static int holders_parse(int argc, char **argv, const char **operand,
 		}
 	}
 	if (!*operand) {
-		p_err(*fs ? "--fs needs a MOUNTPOINT" :
-		      "missing PATH or --fs MOUNTPOINT");
+		p_err(*fs ? "--fs needs FS: a mount point, a file on the "
+		      "filesystem or the block device it is mounted from" :
+		      "missing PATH or --fs FS");
 		return -1;
 	}
 	return 0;
@@ -343,13 +235,13 @@ static int holders_count(const char *body)
 }
 
 /**
- * do_holders() - revoke-bpf holders PATH | --fs MOUNTPOINT [--json]
+ * do_holders() - revoke-bpf holders PATH | --fs FS [--json]
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * PATH is sent as an O_PATH descriptor, as add sends it; --fs sends the
- * MAJ:MIN of the filesystem mounted at MOUNTPOINT, found without touching
- * it.  Prints one row per holding process: PID, USER, COMMAND, ACCESS
+ * PATH is sent as an O_PATH descriptor, as add sends it; --fs FS sends
+ * the MAJ:MIN of the filesystem mounted at FS (or from block device FS),
+ * found without touching it, or a descriptor of FS, a file on it.  Prints one row per holding process: PID, USER, COMMAND, ACCESS
  * (f descriptor, m mapping, u io_uring, c current directory, r root
  * directory, e executable) and its descriptors; with --json an array of
  * objects.
@@ -368,10 +260,10 @@ int do_holders(int argc, char **argv)
 
 	if (holders_parse(argc, argv, &operand, &fs))
 		return CLI_EXIT_USAGE;
-	if (fs && holders_fs_target(operand, &req))
-		return 1;
+	if (fs && cli_fs_target(operand, &req, true, &fd))
+		return CLI_EXIT_FAIL;
 	if (!fs && (fd = cli_target_open(operand, &req)) < 0)
-		return 1;
+		return CLI_EXIT_FAIL;
 	/* closes @fd */
 	if (cli_call(&req, fd, &word, &body, &resp))
 		goto out;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli_target.c - what add and del name: an inode (INODE [--dev MAJ:MIN]),
- * a file (PATH, sent as a descriptor) or a device (--rdev MAJ:MIN
+ * cli_target.c - what add, del and umount name: a file (PATH, sent as a
+ * descriptor), an inode (--inode N [--dev MAJ:MIN]), a filesystem (--fs
+ * FS, see cli_fs.c; del --fs-dev MAJ:MIN) or a device (--rdev MAJ:MIN
  * --char|--block), and add's options.
  */
 #include <dirent.h>
@@ -17,22 +18,33 @@
 
 #include "cli.h"
 
+/* What the command line of add, del or umount names, before it is sent. */
+struct target_args {
+	const char *operand;	/* PATH, or FS with --fs */
+	const char *devspec;	/* --dev MAJ:MIN */
+	const char *rdevspec;	/* --rdev MAJ:MIN */
+	const char *inode;	/* --inode N */
+	const char *fsdev;	/* --fs-dev MAJ:MIN (del) */
+	bool fs;		/* --fs */
+	bool force;		/* --force */
+};
+
 /* The operands of add/del --rdev MAJ:MIN --char|--block. */
-static int device_target(const char *operand, const char *devspec,
-			 const char *rdevspec, struct revoke_req *req)
+static int device_target(const struct target_args *t, struct revoke_req *req)
 {
-	if (operand || devspec) {
-		p_err("--rdev names a device by number; it takes no INODE, PATH "
-		      "or --dev");
+	if (t->operand || t->devspec || t->inode) {
+		p_err("--rdev names a device by number; it takes no PATH, "
+		      "--inode or --dev");
 		return -1;
 	}
-	if (!rdevspec) {
+	if (!t->rdevspec) {
 		p_err("--char, --block, --removed and --cause go with --rdev MAJ:MIN");
 		return -1;
 	}
-	if (revoke_parse_devspec(rdevspec, &req->rdev_major, &req->rdev_minor)) {
+	if (revoke_parse_devspec(t->rdevspec, &req->rdev_major,
+				 &req->rdev_minor)) {
 		p_err("invalid --rdev '%s': expected MAJ:MIN with major < 4096 "
-		      "and minor < 1048576", rdevspec);
+		      "and minor < 1048576", t->rdevspec);
 		return -1;
 	}
 	if (!req->rdev_type) {
@@ -41,6 +53,22 @@ static int device_target(const char *operand, const char *devspec,
 		return -1;
 	}
 	req->has_rdev = true;
+	return 0;
+}
+
+/* --timeout DURATION: 0, or -1 after a message */
+static int timeout_option(const char *arg, struct revoke_req *req)
+{
+	uint64_t ms;
+
+	if (!arg || revoke_parse_duration_ms(arg, REVOKE_TIMEOUT_MAX_MS, &ms) ||
+	    !ms) {
+		p_err("--timeout needs a duration from 1ms to %ds: seconds, or "
+		      "a number with ms, s or min (100ms, 2s, 1min)",
+		      REVOKE_TIMEOUT_MAX_MS / 1000);
+		return -1;
+	}
+	req->timeout_ms = (unsigned int)ms;
 	return 0;
 }
 
@@ -74,12 +102,9 @@ static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
 	} else if (!strcmp(a, "--spare")) {
 		req->spare = true;
 	} else if (!strcmp(a, "--timeout")) {
-		if (++*i == argc ||
-		    revoke_parse_timeout_ms(argv[*i], &req->timeout_ms)) {
-			p_err("--timeout needs a number of milliseconds from 1 "
-			      "to %d", REVOKE_TIMEOUT_MAX_MS);
-			return -1;
-		}
+		return timeout_option(++*i < argc ? argv[*i] : NULL, req) ? -1 : 1;
+	} else if (!strncmp(a, "--timeout=", 10)) {
+		return timeout_option(a + 10, req) ? -1 : 1;
 	} else {
 		return 0;
 	}
@@ -87,138 +112,192 @@ static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
 }
 
 /*
- * The operand of --fs: a PATH on the filesystem (sent as a descriptor),
- * or, for del, the filesystem's MAJ:MIN as /proc/self/mountinfo shows it.  0, or -1 after a message.
+ * The operand of --fs: FS, resolved later (cli_fs_target()); or, for
+ * del, --fs-dev MAJ:MIN, a filesystem that may be gone, as
+ * /proc/self/mountinfo showed it.  0, or -1 after a message.
  */
-static int fs_target(const char *operand, const char *devspec,
-		     const char *rdevspec, struct revoke_req *req,
+static int fs_target(const struct target_args *t, struct revoke_req *req,
 		     const char **path)
 {
-	if (devspec || rdevspec || req->rdev_type || req->removed) {
-		p_err("--fs names a filesystem; it takes no --dev, --rdev, "
-		      "--char, --block or --removed");
+	if (t->devspec || t->rdevspec || t->inode || req->rdev_type ||
+	    req->removed) {
+		p_err("--fs names a filesystem; it takes no --inode, --dev, "
+		      "--rdev, --char, --block or --removed");
 		return -1;
 	}
-	if (!operand) {
-		p_err("--fs needs the PATH of a mount point (or of any file on "
-		      "the filesystem)");
-		return -1;
-	}
-	if (req->verb == REVOKE_VERB_DEL &&
-	    !revoke_parse_devspec(operand, &req->fs_major, &req->fs_minor)) {
+	if (t->fsdev) {
+		if (t->operand || t->fs) {
+			p_err("--fs-dev names a filesystem by number; it takes "
+			      "no --fs or FS");
+			return -1;
+		}
+		if (revoke_parse_devspec(t->fsdev, &req->fs_major,
+					 &req->fs_minor)) {
+			p_err("invalid --fs-dev '%s': expected MAJ:MIN with "
+			      "major < 4096 and minor < 1048576", t->fsdev);
+			return -1;
+		}
 		req->fs = REVOKE_FS_DEV;
 		return 0;
 	}
+	if (!t->operand) {
+		p_err(req->verb == REVOKE_VERB_UMOUNT ?
+		      "missing MOUNTPOINT (or the block device mounted there)" :
+		      "--fs needs FS: a mount point, a file on the filesystem "
+		      "or the block device it is mounted from");
+		return -1;
+	}
 	req->fs = REVOKE_FS_PATH;
-	*path = operand;
+	req->force = t->force;
+	*path = t->operand;
 	return 0;
 }
 
-/* The operand INODE [--dev MAJ:MIN] or PATH: 0, or -1 after a message. */
-static int inode_target(const char *operand, const char *devspec,
-			struct revoke_req *req, const char **path)
+/* --inode N [--dev MAJ:MIN], or PATH: 0, or -1 after a message. */
+static int inode_target(const struct target_args *t, struct revoke_req *req,
+			const char **path)
 {
 	int err;
 
-	if (!operand) {
-		p_err("missing INODE or PATH; try 'revoke-bpf help'");
+	if (t->devspec && !t->inode) {
+		p_err("--dev names the filesystem of an --inode; a PATH needs "
+		      "none");
 		return -1;
 	}
-	if (devspec) {
-		err = revoke_parse_devspec(devspec, &req->major, &req->minor);
-		if (err) {
-			p_err("invalid --dev '%s': expected MAJ:MIN with major < 4096 "
-			      "and minor < 1048576", devspec);
+	if (!t->inode) {
+		if (!t->operand) {
+			p_err("missing PATH (or --inode N, --fs FS, --rdev "
+			      "MAJ:MIN); try 'revoke-bpf help'");
 			return -1;
 		}
-		req->has_dev = true;
-	}
-	if (!revoke_looks_numeric(operand)) {
-		if (devspec) {
-			p_err("--dev names the filesystem of an INODE; it cannot be "
-			      "used with a PATH");
+		if (t->operand[0] &&
+		    strspn(t->operand, "0123456789") == strlen(t->operand)) {
+			p_err("'%s' could be the file ./%s or inode %s: write "
+			      "./%s for the file, --inode %s for the inode",
+			      t->operand, t->operand, t->operand, t->operand,
+			      t->operand);
 			return -1;
 		}
-		*path = operand;
+		*path = t->operand;
 		return 0;
 	}
-	err = revoke_parse_ino(operand, &req->ino);
+	if (t->operand) {
+		p_err("--inode names the file by number; it takes no PATH "
+		      "('%s')", t->operand);
+		return -1;
+	}
+	err = revoke_parse_ino(t->inode, &req->ino);
 	if (err) {
-		p_err("invalid inode '%s': %s", operand,
+		p_err("invalid --inode '%s': %s", t->inode,
 		      err == -ERANGE ? "out of range (at most 18446744073709551615)"
 				     : "not a positive integer");
 		return -1;
 	}
 	req->has_ino = true;
+	if (!t->devspec)
+		return 0;
+	if (revoke_parse_devspec(t->devspec, &req->major, &req->minor)) {
+		p_err("invalid --dev '%s': expected MAJ:MIN with major < 4096 "
+		      "and minor < 1048576", t->devspec);
+		return -1;
+	}
+	req->has_dev = true;
+	return 0;
+}
+
+/* An option taking a value: where it goes in @t, or NULL if not one. */
+static const char **value_option(const char *a, struct target_args *t,
+				 enum revoke_verb verb)
+{
+	if (!strcmp(a, "--inode") && verb != REVOKE_VERB_UMOUNT)
+		return &t->inode;
+	if (!strcmp(a, "--dev") && verb != REVOKE_VERB_UMOUNT)
+		return &t->devspec;
+	if (!strcmp(a, "--rdev") && verb != REVOKE_VERB_UMOUNT)
+		return &t->rdevspec;
+	if (!strcmp(a, "--fs-dev") && verb == REVOKE_VERB_DEL)
+		return &t->fsdev;
+	return NULL;
+}
+
+/* One word of the command line: 0, or -1 after a message. */
+static int target_word(int argc, char **argv, int *i, struct target_args *t,
+		       struct revoke_req *req)
+{
+	const char *a = argv[*i], **val;
+
+	if ((val = value_option(a, t, req->verb))) {
+		if (++*i == argc) {
+			p_err("%s needs a value", a);
+			return -1;
+		}
+		*val = argv[*i];
+	} else if (!strcmp(a, "--json")) {
+		json_output = true;
+	} else if (!strcmp(a, "--fs")) {	/* umount: FS all the same */
+		t->fs = true;
+	} else if (!strcmp(a, "--force") && req->verb != REVOKE_VERB_DEL) {
+		t->force = true;
+	} else if ((!strcmp(a, "--char") || !strcmp(a, "--block")) &&
+		   req->verb != REVOKE_VERB_UMOUNT) {
+		if (req->rdev_type) {
+			p_err("give one of --char and --block");
+			return -1;
+		}
+		req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
+					       REVOKE_RDEV_BLOCK;
+	} else if (!strcmp(a, "--") && *i + 1 < argc && !t->operand) {
+		t->operand = argv[++*i];
+	} else if (a[0] == '-' && a[1]) {
+		p_err("unknown option '%s'; try 'revoke-bpf help %s'", a,
+		      revoke_verb_name(req->verb));
+		return -1;
+	} else if (t->operand) {
+		p_err("unexpected extra operand '%s'", a);
+		return -1;
+	} else {
+		t->operand = a;
+	}
 	return 0;
 }
 
 /**
- * cli_target_parse() - the operands of add and del
+ * cli_target_parse() - the operands of add, del and umount
  * @argc: their number
  * @argv: the operands, after the command
  * @req: the request, with its verb; the target and add's options are set
- * @path: set to the PATH operand, or NULL for an inode or a device
+ * @path: set to the PATH or FS operand (FS when @req->fs is
+ *	REVOKE_FS_PATH: see cli_fs_target()), or NULL
  *
- * add and del take INODE [--dev MAJ:MIN] or PATH, --fs PATH (del: or
- * --fs MAJ:MIN), or --rdev MAJ:MIN --char|--block.  Options are parsed by hand so that "-5" is reported as
- * a bad inode, not as an unknown option.
+ * add and del take PATH, --inode N [--dev MAJ:MIN], --fs FS (del: or
+ * --fs-dev MAJ:MIN), or --rdev MAJ:MIN --char|--block; umount takes FS.
+ * A PATH is never read as a number: an operand of digits only, which
+ * could be either, is refused.  Nothing is looked up here.
  *
- * Return: 0, or -1 after a message.
+ * Return: 0, or -1 after a message (a usage error: CLI_EXIT_USAGE).
  */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 		     const char **path)
 {
-	const char *operand = NULL, *devspec = NULL, *rdevspec = NULL;
-	bool fs = false;
+	struct target_args t = {};
 	int i, ret;
 
 	*path = NULL;
 	for (i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
 		ret = add_option(argc, argv, &i, req);
-		if (ret < 0)
+		if (ret < 0 || (!ret && target_word(argc, argv, &i, &t, req)))
 			return -1;
-		if (ret)
-			continue;
-		if (!strcmp(a, "--fs")) {
-			fs = true;
-		} else if (!strcmp(a, "--rdev") || !strcmp(a, "--dev")) {
-			if (++i == argc) {
-				p_err("%s needs a value MAJ:MIN", a);
-				return -1;
-			}
-			if (a[2] == 'r')
-				rdevspec = argv[i];
-			else
-				devspec = argv[i];
-		} else if (!strcmp(a, "--char") || !strcmp(a, "--block")) {
-			if (req->rdev_type) {
-				p_err("give one of --char and --block");
-				return -1;
-			}
-			req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
-						       REVOKE_RDEV_BLOCK;
-		} else if (!strncmp(a, "--dev=", 6)) {
-			devspec = a + 6;
-		} else if (!strcmp(a, "--") && i + 1 < argc && !operand) {
-			operand = argv[++i];
-		} else if (a[0] == '-' && !revoke_looks_numeric(a)) {
-			p_err("unknown option '%s'; try 'revoke-bpf help'", a);
-			return -1;
-		} else if (operand) {
-			p_err("unexpected extra operand '%s'", a);
-			return -1;
-		} else {
-			operand = a;
-		}
 	}
-	if (fs || req->verb == REVOKE_VERB_UMOUNT)
-		return fs_target(operand, devspec, rdevspec, req, path);
-	if (rdevspec || req->rdev_type || req->removed || req->cause[0])
-		return device_target(operand, devspec, rdevspec, req);
-	return inode_target(operand, devspec, req, path);
+	if (t.force && !t.fs && req->verb != REVOKE_VERB_UMOUNT) {
+		p_err("--force goes with --fs: it revokes a filesystem the "
+		      "system cannot do without");
+		return -1;
+	}
+	if (t.fs || t.fsdev || req->verb == REVOKE_VERB_UMOUNT)
+		return fs_target(&t, req, path);
+	if (t.rdevspec || req->rdev_type || req->removed || req->cause[0])
+		return device_target(&t, req);
+	return inode_target(&t, req, path);
 }
 
 /**
@@ -236,9 +315,9 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
  */
 int cli_target_open(const char *path, struct revoke_req *req)
 {
-	char cwd[PATH_MAX];
+	char cwd[PATH_MAX], full[2 * PATH_MAX + 2];
 	struct stat st;
-	int fd, n;
+	int fd;
 
 	fd = open(path, O_PATH | O_CLOEXEC);
 	/* a filesystem's file is never stat()ed: its server may be gone */
@@ -260,34 +339,14 @@ int cli_target_open(const char *path, struct revoke_req *req)
 		return -1;
 	}
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		n = snprintf(req->path, sizeof(req->path), "%s", path);
+		snprintf(full, sizeof(full), "%s", path);
 	else
-		n = snprintf(req->path, sizeof(req->path), "%s/%s",
-			     strcmp(cwd, "/") ? cwd : "", path);
+		snprintf(full, sizeof(full), "%s/%s",
+			 strcmp(cwd, "/") ? cwd : "", path);
 	/* too long to show whole: its end says more than its start */
-	if (n >= (int)sizeof(req->path))
-		snprintf(req->path, sizeof(req->path), "...%s",
-			 path + strlen(path) - (sizeof(req->path) - 4));
+	revoke_name_shorten(full, req->path, sizeof(req->path));
 	req->has_path = true;
 	return fd;
-}
-
-/* The mount @fd is on, from /proc/self/fdinfo (no stat: see below), or -1 */
-static int fd_mnt_id(int fd)
-{
-	char path[64], line[128];
-	int id = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "mnt_id: %d", &id) == 1)
-			break;
-	fclose(f);
-	return id;
 }
 
 /*
@@ -317,7 +376,7 @@ static bool fd_on(int n, const char *dev)
 {
 	char d[32];
 
-	return mount_dev(fd_mnt_id(n), d, sizeof(d)) && !strcmp(d, dev);
+	return mount_dev(cli_fs_mnt_id(n), d, sizeof(d)) && !strcmp(d, dev);
 }
 
 /* Is this program's executable on the filesystem @dev (MAJ:MIN)? */
@@ -359,7 +418,7 @@ int cli_target_leave(int fd)
 		p_err("cannot leave the current directory: %s", strerror(errno));
 		return -1;
 	}
-	if (!mount_dev(fd_mnt_id(fd), dev, sizeof(dev)))
+	if (!mount_dev(cli_fs_mnt_id(fd), dev, sizeof(dev)))
 		return 0;	/* the daemon says what is wrong with it */
 	if (runs_from(dev)) {
 		p_err("this command runs from the filesystem to unmount (its "

@@ -102,9 +102,10 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	if (req->cause[0])
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
 			 " cause=%s", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
 		     revoke_verb_name(req->verb), act, path, fs, ino, dev, rdev,
 		     rel, tmo, req->spare ? " spare=yes" : "",
+		     req->force ? " force=yes" : "",
 		     req->progress ? " progress=yes" : "");
 	if (n < 0 || (size_t)n >= len || format_props(req, buf, len))
 		return -ENOSPC;
@@ -295,8 +296,8 @@ static int parse_prop(const char *key, const char *val, struct revoke_req *req,
 		*why = "a property name is not 1 to 63 of [A-Za-z0-9_]";
 		return -EINVAL;
 	}
-	if (revoke_pct_decode(val, decoded)) {
-		*why = "a property value is not percent-encoded text";
+	if (revoke_pct_decode(val, decoded) || strchr(decoded, '\n')) {
+		*why = "a property value is not percent-encoded text of one line";
 		return -EINVAL;
 	}
 	if (revoke_req_add_prop(req, key, klen, decoded)) {
@@ -391,6 +392,10 @@ static int check_fs(const struct revoke_req *req, const char **why)
 			*why = "umount needs field fs";
 			return -EINVAL;
 		}
+		if (req->force) {
+			*why = "force goes with fs=yes, in add and umount only";
+			return -EINVAL;
+		}
 		return 0;
 	}
 	if (!revoke_verb_takes(req->verb, REVOKE_FIELDS_FS)) {
@@ -413,10 +418,38 @@ static int check_fs(const struct revoke_req *req, const char **why)
 		*why = "umount releases every descriptor: it takes no field release";
 		return -EINVAL;
 	}
+	if (req->force && (req->fs != REVOKE_FS_PATH ||
+			   !revoke_verb_takes(req->verb, REVOKE_FIELDS_ADD))) {
+		*why = "force goes with fs=yes, in add and umount only";
+		return -EINVAL;
+	}
 	if (req->fs == REVOKE_FS_DEV && req->verb == REVOKE_VERB_ADD) {
 		*why = "add fs= needs the filesystem sent with the request (fs=yes and path)";
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/*
+ * path=PCT: any bytes but NUL, the line's length at most; a longer
+ * name than list keeps is kept as "…" and its end (the file itself is
+ * named by the descriptor sent with it).
+ */
+static int parse_path(const char *val, struct revoke_req *req,
+		      const char **why)
+{
+	char name[REVOKE_REQ_MAX];
+
+	if (req->has_path) {
+		*why = "field path given twice";
+		return -EINVAL;
+	}
+	if (revoke_pct_decode(val, name) || !name[0]) {
+		*why = "path is not a percent-encoded name of 1 byte or more, without NUL";
+		return -EINVAL;
+	}
+	revoke_name_shorten(name, req->path, sizeof(req->path));
+	req->has_path = true;
 	return 0;
 }
 
@@ -447,19 +480,8 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		req->has_dev = true;
 		return 0;
 	}
-	if (!strcmp(key, "path")) {
-		if (req->has_path) {
-			*why = "field path given twice";
-			return -EINVAL;
-		}
-		if (strlen(val) >= 3 * REVOKE_NAME_MAX || revoke_pct_decode(val, req->path) ||
-		    !req->path[0] || strlen(req->path) >= REVOKE_NAME_MAX) {
-			*why = "path is not a percent-encoded name of 1 to 255 bytes";
-			return -EINVAL;
-		}
-		req->has_path = true;
-		return 0;
-	}
+	if (!strcmp(key, "path"))
+		return parse_path(val, req, why);
 	if (!strcmp(key, "release")) {
 		if (req->has_release) {
 			*why = "field release given twice";
@@ -485,12 +507,15 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 	}
 	if (!strcmp(key, "fs"))
 		return parse_fs(val, req, why);
-	if (!strcmp(key, "spare")) {
-		if (req->spare || strcmp(val, "yes")) {
-			*why = "spare is given once, as spare=yes";
+	if (!strcmp(key, "spare") || !strcmp(key, "force")) {
+		bool *flag = key[0] == 's' ? &req->spare : &req->force;
+
+		if (*flag || strcmp(val, "yes")) {
+			*why = key[0] == 's' ? "spare is given once, as spare=yes" :
+					       "force is given once, as force=yes";
 			return -EINVAL;
 		}
-		req->spare = true;
+		*flag = true;
 		return 0;
 	}
 	if (!strcmp(key, "progress")) {
@@ -518,7 +543,7 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		}
 		if (req->has_ino || req->has_dev || req->removed ||
 		    req->cause[0] || req->has_release || req->timeout_ms ||
-		    req->spare || req->progress) {
+		    req->spare || req->progress || req->force) {
 			*why = "uevent takes action, rdev, type and p.KEY fields only";
 			return -EINVAL;
 		}

@@ -21,6 +21,10 @@
  * a new device with the same number works (see struct revoke_rdev_val);
  * cause is one word shown by list (admin if not given).
  *
+ * add fs=yes and umount take force=yes: a filesystem the system cannot
+ * do without (devtmpfs, devpts, cgroup, the daemon's socket's) is
+ * refused without it.
+ *
  * release, timeout_ms and spare are for add only: whether to replace the
  * holders' descriptors by a dead file (auto: for device files), how
  * long to wait for threads to leave calls on the file (1 to 60000), and
@@ -114,6 +118,8 @@ enum revoke_fs_by {
  * @timeout_ms: drain timeout; 0 if not given (add)
  * @spare: holders that cannot be handled are left alive (add)
  * @progress: progress lines before the answer (add, umount)
+ * @force: revoke (add fs=yes) or unmount a filesystem the system cannot
+ *	do without (devtmpfs, devpts, cgroup, revoke-bpfd's socket's...)
  * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
  * @removed: the device instance went away (add with rdev)
  * @fs: the request is about a whole filesystem (add, del, umount,
@@ -144,6 +150,7 @@ struct revoke_req {
 	unsigned int timeout_ms;
 	bool spare;
 	bool progress;
+	bool force;
 	bool has_rdev;
 	unsigned int rdev_major;
 	unsigned int rdev_minor;

@@ -61,7 +61,8 @@ static int hexval(char c)
 /**
  * revoke_pct_decode() - undo revoke_pct_encode()
  * @in: the field value: bytes revoke_pct_encode() keeps, and %XX for the
- *	others; no NUL or newline may result
+ *	others; any byte but NUL may result (a file name may hold a
+ *	newline: it stays %0A on the wire, never a line of its own)
  * @out: the text, at most as long as @in
  *
  * Return: 0, or -EINVAL for anything revoke_pct_encode() cannot have made.
@@ -81,7 +82,7 @@ int revoke_pct_decode(const char *in, char *out)
 		}
 		hi = hexval(in[1]);
 		lo = hi < 0 ? -1 : hexval(in[2]);
-		if (lo < 0 || (hi == 0 && lo == 0) || (hi == 0 && lo == 10))
+		if (lo < 0 || (hi == 0 && lo == 0))
 			return -EINVAL;
 		out[n++] = (char)(hi << 4 | lo);
 		in += 2;
@@ -90,6 +91,27 @@ int revoke_pct_decode(const char *in, char *out)
 	return 0;
 }
 
+/**
+ * revoke_name_shorten() - a name as it fits @len bytes: whole, or "…"
+ *	and its last bytes (the end of a path says more than its start)
+ * @name: the name
+ * @out: the result, NUL-terminated
+ * @len: size of @out, more than 4
+ *
+ * Return: true if it was shortened.
+ */
+bool revoke_name_shorten(const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name), keep = len - 1 - REVOKE_ELLIPSIS_LEN;
+
+	if (n < len) {
+		memcpy(out, name, n + 1);
+		return false;
+	}
+	memcpy(out, REVOKE_ELLIPSIS, REVOKE_ELLIPSIS_LEN);
+	memcpy(out + REVOKE_ELLIPSIS_LEN, name + n - keep, keep + 1);
+	return true;
+}
 
 /**
  * revoke_kv_next() - split off the next key=value field of a line

@@ -12,6 +12,11 @@
 int revoke_pct_encode(const char *in, char *out, size_t len);
 int revoke_pct_decode(const char *in, char *out);
 
+/* what stands for the start of a name too long to keep whole: "…" */
+#define REVOKE_ELLIPSIS "\xe2\x80\xa6"
+#define REVOKE_ELLIPSIS_LEN 3
+bool revoke_name_shorten(const char *name, char *out, size_t len);
+
 char *revoke_kv_next(char **cursor, char **key);
 const char *revoke_kv_get(const char *line, const char *key, char *buf,
 			  size_t len);

@@ -178,20 +178,3 @@ unsigned int revoke_kdev_minor(uint32_t kdev)
 {
 	return kdev & REVOKE_KDEV_MINORMASK;
 }
-
-/**
- * revoke_looks_numeric() - does a command-line operand name an inode?
- * @s: the operand
- *
- * An operand made only of digits, or of a sign followed by digits, is
- * taken as an inode number (and then validated); anything else is a path.
- * A file whose name is all digits is named as ./123.
- */
-bool revoke_looks_numeric(const char *s)
-{
-	if (*s == '-' || *s == '+')
-		s++;
-	if (!*s)
-		return false;
-	return strspn(s, "0123456789") == strlen(s);
-}

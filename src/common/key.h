@@ -24,6 +24,5 @@ int revoke_kdev_from_stdev(dev_t st_dev, uint32_t *kdev);
 unsigned int revoke_kdev_major(uint32_t kdev);
 unsigned int revoke_kdev_minor(uint32_t kdev);
 
-bool revoke_looks_numeric(const char *s);
 
 #endif /* REVOKE_KEY_H */

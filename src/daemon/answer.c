@@ -40,13 +40,20 @@ const char *answer_change_name(enum revoke_change change)
 void answer_err(struct rbuf *resp, int errnum, const char *fmt, ...)
 {
 	const char *name = strerrorname_np(errnum);
-	char msg[1024];
+	char msg[1024], *c;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	rbuf_printf(resp, "err %s %s\n", name ? name : "EIO", msg);
+	rbuf_printf(resp, "err %s ", name ? name : "EIO");
+	/* a name in it may hold any byte: it must stay one line */
+	for (c = msg; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			rbuf_printf(resp, "\\x%02x", (unsigned char)*c);
+		else
+			rbuf_printf(resp, "%c", *c);
+	rbuf_printf(resp, "\n");
 }
 
 /**

@@ -20,8 +20,19 @@
 #include "pipeline/pipeline.h"
 #include "store/store.h"
 
-/* Filesystems revoke-bpfd itself cannot do without. */
+/* Filesystems revoke-bpfd itself cannot do without, even forced. */
 static const char *const filesystems_kept[] = { "proc", "sysfs", "bpf" };
+
+/* Filesystems the system cannot do without: refused unless forced. */
+static const struct {
+	const char *fstype;
+	const char *why;
+} filesystems_needed[] = {
+	{ "devtmpfs", "it holds the device nodes of /dev" },
+	{ "devpts", "it holds the terminals of every session" },
+	{ "cgroup", "the service manager keeps processes through it" },
+	{ "cgroup2", "the service manager keeps processes through it" },
+};
 
 /* The s_dev of the filesystem @path is on, as the kernel says, or 0. */
 static uint32_t filesystems_sdev_of(struct daemon *d, const char *path)
@@ -40,29 +51,70 @@ static uint32_t filesystems_sdev_of(struct daemon *d, const char *path)
 }
 
 /*
- * Refuse a filesystem revoke-bpfd needs to go on: its root, its
- * executable's, procfs, sysfs and the BPF filesystem.  Return 0, or
- * -EBUSY with @why set.
+ * Why the system cannot do without @t, or NULL: its type, or it is the
+ * root filesystem, or revoke-bpfd's socket or pins are on it.
+ */
+static const char *filesystems_needed_why(struct daemon *d,
+					  const struct fs_target *t,
+					  char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(filesystems_needed) /
+			sizeof(*filesystems_needed); i++)
+		if (!strcmp(t->fstype, filesystems_needed[i].fstype))
+			return filesystems_needed[i].why;
+	if (t->s_dev == filesystems_sdev_of(d, "/"))
+		return "it is the root filesystem";
+	if (d->socket_path &&
+	    t->s_dev == filesystems_sdev_of(d, d->socket_path)) {
+		snprintf(buf, len, "revoke-bpfd's socket %s is on it",
+			 d->socket_path);
+		return buf;
+	}
+	if (t->s_dev == filesystems_sdev_of(d, d->rb.pin_dir)) {
+		snprintf(buf, len, "revoke-bpfd's pins (%s) are on it",
+			 d->rb.pin_dir);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * Refuse a filesystem revoke-bpfd needs to go on (procfs, sysfs, the BPF
+ * filesystem, its executable's), even with force=yes; and one the system
+ * cannot do without (filesystems_needed_why()) unless @force.  Return 0,
+ * or -EBUSY with @why set.
  */
 static int filesystems_refuse(struct daemon *d, const struct fs_target *t,
-			      char *why, size_t len)
+			      bool force, char *why, size_t len)
 {
+	unsigned int maj = revoke_kdev_major(t->s_dev);
+	unsigned int min = revoke_kdev_minor(t->s_dev);
+	const char *need;
+	char buf[320];
 	size_t i;
 
 	for (i = 0; i < sizeof(filesystems_kept) / sizeof(*filesystems_kept);
 	     i++) {
 		if (!strcmp(t->fstype, filesystems_kept[i])) {
-			snprintf(why, len, "%s cannot be revoked: revoke-bpfd "
-				 "works through it", t->fstype);
+			snprintf(why, len, "filesystem %u:%u (%s) cannot be "
+				 "revoked, even with --force: revoke-bpfd works "
+				 "through it", maj, min, t->fstype);
 			return -EBUSY;
 		}
 	}
-	if (t->s_dev == filesystems_sdev_of(d, "/") ||
-	    t->s_dev == filesystems_sdev_of(d, "/proc/self/exe")) {
-		snprintf(why, len, "filesystem %u:%u cannot be revoked: "
-			 "revoke-bpfd runs from it (its root or its "
-			 "executable is on it)", revoke_kdev_major(t->s_dev),
-			 revoke_kdev_minor(t->s_dev));
+	if (t->s_dev == filesystems_sdev_of(d, "/proc/self/exe")) {
+		snprintf(why, len, "filesystem %u:%u (%s) cannot be revoked, "
+			 "even with --force: revoke-bpfd runs from it (its "
+			 "executable is on it)", maj, min, t->fstype);
+		return -EBUSY;
+	}
+	need = force ? NULL : filesystems_needed_why(d, t, buf, sizeof(buf));
+	if (need) {
+		snprintf(why, len, "filesystem %u:%u (%s) is one the system "
+			 "cannot do without: %s; --force revokes it anyway",
+			 maj, min, t->fstype, need);
 		return -EBUSY;
 	}
 	return 0;
@@ -137,7 +189,7 @@ int filesystems_target(struct daemon *d, const struct ctl_peer *peer,
 
 	if (err || req->fs == REVOKE_FS_DEV)
 		return err;
-	return filesystems_refuse(d, t, why, len);
+	return filesystems_refuse(d, t, req->force, why, len);
 }
 
 /**
@@ -330,7 +382,7 @@ static void filesystems_take(struct daemon *d, const struct fs_mount *m,
 			     size_t *nr, size_t max)
 {
 	struct fs_target *t = NULL;
-	char why[256];
+	char why[512];
 	size_t i;
 
 	for (i = 0; i < *nr; i++)
@@ -348,7 +400,7 @@ static void filesystems_take(struct daemon *d, const struct fs_mount *m,
 		(*nr)++;
 	}
 	filesystems_ident_at(d, m->path, t);
-	if (filesystems_refuse(d, t, why, sizeof(why))) {
+	if (filesystems_refuse(d, t, false, why, sizeof(why))) {
 		log_warn("%s; left alone\n", why);
 		*t = out[--*nr];
 	}

@@ -150,43 +150,80 @@ setup() {
 	[ "$output" = "revoke-bpf: unknown command 'frob'; try 'revoke-bpf help'" ]
 }
 
-@test "add without an operand is an error" {
+@test "add without an operand is a usage error: exit 2, one line" {
 	run "$CLI" add
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: missing PATH (or --inode N, --fs FS, --rdev MAJ:MIN); try 'revoke-bpf help'" ]
+}
+
+@test "an operand of digits only is refused, naming both readings, file there or not" {
+	cd "$BATS_TEST_TMPDIR"
+	run "$CLI" --socket "$NOSOCK" add 12
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: '12' could be the file ./12 or inode 12: write ./12 for the file, --inode 12 for the inode" ]
+	touch 12
+	run "$CLI" --socket "$NOSOCK" del 12
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: del: '12' could be the file ./12 or inode 12: write ./12 for the file, --inode 12 for the inode" ]
+	# an empty operand is no number: it names no file
+	run "$CLI" --socket "$NOSOCK" add ""
 	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: missing INODE or PATH; try 'revoke-bpf help'" ]
+	[ "$output" = "revoke-bpf: add: cannot open '': No such file or directory" ]
+	# ./12 is the file: it is sent (and the daemon is not there)
+	run "$CLI" --socket "$NOSOCK" add ./12
+	[ "$status" -eq 1 ]
+	[[ $output == "revoke-bpf: add: cannot reach revoke-bpfd at $NOSOCK "* ]]
 }
 
 @test "a negative inode is an error" {
+	run "$CLI" --socket "$NOSOCK" add --inode -5
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: invalid --inode '-5': not a positive integer" ]
 	run "$CLI" --socket "$NOSOCK" add -5
-	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: invalid inode '-5': not a positive integer" ]
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: unknown option '-5'; try 'revoke-bpf help add'" ]
 }
 
 @test "inode 0 is an error" {
-	run "$CLI" --socket "$NOSOCK" add 0 --dev 8:1
-	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: invalid inode '0': not a positive integer" ]
+	run "$CLI" --socket "$NOSOCK" add --inode 0 --dev 8:1
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: invalid --inode '0': not a positive integer" ]
 }
 
 @test "an inode past 2^64-1 is an error" {
-	run "$CLI" --socket "$NOSOCK" del 18446744073709551616
+	run "$CLI" --socket "$NOSOCK" del --inode 18446744073709551616
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: del: invalid --inode '18446744073709551616': out of range (at most 18446744073709551615)" ]
+}
+
+@test "--inode takes no PATH, and needs a value" {
+	run "$CLI" --socket "$NOSOCK" add --inode 12 /etc/hostname
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: --inode names the file by number; it takes no PATH ('/etc/hostname')" ]
+	run "$CLI" --socket "$NOSOCK" add --inode
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: --inode needs a value" ]
+}
+
+@test "--inode N [--dev MAJ:MIN] is sent as an inode" {
+	run "$CLI" --socket "$NOSOCK" add --inode 12 --dev 8:1
 	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: del: invalid inode '18446744073709551616': out of range (at most 18446744073709551615)" ]
+	[[ $output == "revoke-bpf: add: cannot reach revoke-bpfd at $NOSOCK "* ]]
 }
 
 @test "a malformed --dev is an error" {
 	local spec
 	for spec in 8 8: :1 x:1 4096:0 0:1048576 -1:0; do
-		run "$CLI" --socket "$NOSOCK" add 12 --dev "$spec"
-		[ "$status" -eq 1 ]
+		run "$CLI" --socket "$NOSOCK" add --inode 12 --dev "$spec"
+		[ "$status" -eq 2 ]
 		[ "$output" = "revoke-bpf: add: invalid --dev '$spec': expected MAJ:MIN with major < 4096 and minor < 1048576" ]
 	done
 }
 
 @test "--dev with a PATH is an error" {
 	run "$CLI" --socket "$NOSOCK" add /etc/hostname --dev 8:1
-	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: --dev names the filesystem of an INODE; it cannot be used with a PATH" ]
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: --dev names the filesystem of an --inode; a PATH needs none" ]
 }
 
 @test "a missing path is an error naming it" {
@@ -203,15 +240,87 @@ setup() {
 }
 
 @test "an unknown option is an error" {
-	run "$CLI" --socket "$NOSOCK" add --force 12
-	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: unknown option '--force'; try 'revoke-bpf help'" ]
+	run "$CLI" --socket "$NOSOCK" add --frob ./12
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: unknown option '--frob'; try 'revoke-bpf help add'" ]
 }
 
 @test "two operands are an error" {
-	run "$CLI" --socket "$NOSOCK" add 12 13
+	run "$CLI" --socket "$NOSOCK" add ./12 ./13
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: unexpected extra operand './13'" ]
+}
+
+@test "--force goes with --fs only, and never with del" {
+	run "$CLI" --socket "$NOSOCK" add --force /etc/hostname
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: --force goes with --fs: it revokes a filesystem the system cannot do without" ]
+	run "$CLI" --socket "$NOSOCK" del --fs / --force
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: del: unknown option '--force'; try 'revoke-bpf help del'" ]
+}
+
+@test "--fs needs FS; del --fs-dev takes MAJ:MIN alone" {
+	run "$CLI" --socket "$NOSOCK" add --fs
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: --fs needs FS: a mount point, a file on the filesystem or the block device it is mounted from" ]
+	run "$CLI" --socket "$NOSOCK" del --fs-dev 8
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: del: invalid --fs-dev '8': expected MAJ:MIN with major < 4096 and minor < 1048576" ]
+	run "$CLI" --socket "$NOSOCK" del --fs-dev 8:1 /mnt
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: del: --fs-dev names a filesystem by number; it takes no --fs or FS" ]
+	run "$CLI" --socket "$NOSOCK" add --fs-dev 8:1
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: add: unknown option '--fs-dev'; try 'revoke-bpf help add'" ]
+	run "$CLI" --socket "$NOSOCK" del --fs-dev 8:1
 	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: unexpected extra operand '13'" ]
+	[[ $output == "revoke-bpf: del: cannot reach revoke-bpfd at $NOSOCK "* ]]
+}
+
+@test "--fs of a block device no filesystem is mounted from is an error naming it" {
+	local loop
+	loop=$(ls /dev/loop[0-9]* 2>/dev/null | while read -r d; do
+		awk -v d="$d" '$NF != "" && index($0, " " d " ") { f = 1 } END { exit f }' \
+			/proc/self/mountinfo && { echo "$d"; break; }; done)
+	[ -n "$loop" ] || skip "no block device that is not mounted"
+	local majmin
+	majmin=$(printf '%d:%d' "0x$(stat -c %t "$loop")" "0x$(stat -c %T "$loop")")
+	run "$CLI" --socket "$NOSOCK" add --fs "$loop"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: add: '$loop' is block device $majmin, and no filesystem is mounted from it here" ]
+	run "$CLI" --socket "$NOSOCK" del --fs "$loop"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: del: '$loop' is block device $majmin, and no filesystem is mounted from it here; del --fs-dev MAJ:MIN lifts a filesystem that is gone" ]
+	run "$CLI" --socket "$NOSOCK" holders --fs "$loop"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: holders: '$loop' is block device $majmin, and no filesystem is mounted from it here" ]
+}
+
+@test "add and umount --timeout take a duration: seconds, or with ms, s or min" {
+	local bad
+	for bad in 0 0ms 61 61s 2x 1.5 -1 ""; do
+		run "$CLI" --socket "$NOSOCK" add --timeout "$bad" /etc/hostname
+		[ "$status" -eq 2 ]
+		[ "$output" = "revoke-bpf: add: --timeout needs a duration from 1ms to 60s: seconds, or a number with ms, s or min (100ms, 2s, 1min)" ]
+	done
+	run "$CLI" --socket "$NOSOCK" umount --timeout
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: umount: --timeout needs a duration from 1ms to 60s: seconds, or a number with ms, s or min (100ms, 2s, 1min)" ]
+	for good in 2 100ms 1min 60s; do
+		run "$CLI" --socket "$NOSOCK" add --timeout "$good" /etc/hostname
+		[ "$status" -eq 1 ]
+		[[ $output == "revoke-bpf: add: cannot reach revoke-bpfd at $NOSOCK "* ]]
+	done
+}
+
+@test "holders: usage errors exit 2" {
+	run "$CLI" --socket "$NOSOCK" holders
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: holders: missing PATH or --fs FS" ]
+	run "$CLI" --socket "$NOSOCK" holders --fs
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: holders: --fs needs FS: a mount point, a file on the filesystem or the block device it is mounted from" ]
 }
 
 @test "a daemon that is not running is a one-line error saying how to start it" {

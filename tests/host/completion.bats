@@ -35,7 +35,7 @@ complete_line() {
 	run complete_line add --r
 	[ "$(echo $output)" = "--rdev --release --removed --reply-timeout" ]
 	run complete_line -j holders -
-	[ "$(echo $output)" = "--dev --force --fs --help --inode --json --pretty --quiet --reply-timeout --socket --version -V -h -j -p -s" ]
+	[ "$(echo $output)" = "--fs --help --json --pretty --quiet --reply-timeout --socket --version -V -h -j -p -s" ]
 	run complete_line --socket /tmp/s events --
 	[[ $output == *--count* && $output != *--inode* ]]
 }

@@ -6,13 +6,42 @@
 
 load lib
 
+CLEANUP=()
+
 setup() {
 	F=$(new_file)
 	BEFORE=$(revoke-bpf list --json)
 }
 
 teardown() {
+	local c
 	revoke-bpf del "$F" >/dev/null 2>&1 || true
+	for ((c = ${#CLEANUP[@]} - 1; c >= 0; c--)); do
+		eval "${CLEANUP[c]}" >/dev/null 2>&1 || true
+	done
+	CLEANUP=()
+}
+
+# fs_of MNT: "MAJ:MIN (TYPE)" of the filesystem mounted at MNT (the
+# topmost), as /proc/self/mountinfo says
+fs_of() {
+	awk -v m="$1" '$5 == m { for (i = 7; $i != "-"; i++); r = $3 " (" $(i + 1) ")" }
+		END { print r }' /proc/self/mountinfo
+}
+
+# loop_fs MNT: an ext4 filesystem on a loop device, mounted at MNT, with
+# a file f; sets L to the loop device.  Undone by teardown.
+loop_fs() {
+	local img=/tmp/${1##*/}.img
+	truncate -s 32M "$img"
+	L=$(losetup -f)
+	losetup "$L" "$img"
+	CLEANUP+=("rm -f $img" "losetup -d $L")
+	mke2fs -q -t ext4 "$L"
+	mkdir -p "$1"
+	mount "$L" "$1"
+	CLEANUP+=("umount $1")
+	echo data > "$1/f"
 }
 
 # The revoked set must be what it was when the test started.
@@ -98,15 +127,15 @@ state_unchanged() {
 	state_unchanged
 }
 
-@test "add INODE --dev MAJ:MIN revokes that filesystem's inode" {
-	run revoke-bpf add "$(stat -c %i "$F")" --dev "$(devof /tmp)"
+@test "add --inode N --dev MAJ:MIN revokes that filesystem's inode" {
+	run revoke-bpf add --inode "$(stat -c %i "$F")" --dev "$(devof /tmp)"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "inode $(stat -c %i "$F") on $(devof /tmp): revoked" ]
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 }
 
-@test "add INODE finds the filesystem when exactly one holds it open" {
+@test "add --inode N finds the filesystem when exactly one holds it open" {
 	mkdir -p /mnt/uniq && mount -t tmpfs u /mnt/uniq
 	# a file of this tmpfs whose inode number no other inode held
 	# anywhere, open or mapped, has (add INODE looks at both): the first
@@ -122,17 +151,17 @@ state_unchanged() {
 	done
 	mv /mnt/uniq/$i /mnt/uniq/f
 	exec 7< /mnt/uniq/f
-	run revoke-bpf add "$ino"
+	run revoke-bpf add --inode "$ino"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "inode $ino on $(devof /mnt/uniq): revoked" ]
 	run cat /mnt/uniq/f
 	[[ $output == *"Input/output error"* ]]
 	exec 7<&-
-	revoke-bpf del "$ino" >/dev/null
+	revoke-bpf del --inode "$ino" >/dev/null
 	umount /mnt/uniq
 }
 
-@test "add INODE held on two filesystems is an error that lists both" {
+@test "add --inode N held on two filesystems is an error that lists both" {
 	mkdir -p /mnt/d1 /mnt/d2
 	mount -t tmpfs d1 /mnt/d1
 	mount -t tmpfs d2 /mnt/d2
@@ -141,7 +170,7 @@ state_unchanged() {
 	exec 7< /mnt/d1/f 8< /mnt/d2/f
 	local ino
 	ino=$(stat -c %i /mnt/d1/f)
-	run revoke-bpf add "$ino"
+	run revoke-bpf add --inode "$ino"
 	exec 7<&- 8<&-
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
@@ -153,8 +182,8 @@ state_unchanged() {
 	state_unchanged
 }
 
-@test "add INODE that no process holds is an error that says to use --dev" {
-	run revoke-bpf add 987654321
+@test "add --inode N that no process holds is an error that says to use --dev" {
+	run revoke-bpf add --inode 987654321
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: add: inode 987654321 is not open or mapped by any process, so its filesystem is unknown; name it with --dev MAJ:MIN or revoke it by PATH"
 	state_unchanged
@@ -171,12 +200,12 @@ state_unchanged() {
 	run revoke-bpf add 12x
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: add: cannot open '12x': No such file or directory"
-	run revoke-bpf add -5
-	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: add: invalid inode '-5': not a positive integer"
-	run revoke-bpf add 18446744073709551616 --dev 0:1
-	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: add: invalid inode '18446744073709551616': out of range (at most 18446744073709551615)"
+	run revoke-bpf add --inode -5
+	[ "$status" -eq 2 ]
+	expect_lines "revoke-bpf: add: invalid --inode '-5': not a positive integer"
+	run revoke-bpf add --inode 18446744073709551616 --dev 0:1
+	[ "$status" -eq 2 ]
+	expect_lines "revoke-bpf: add: invalid --inode '18446744073709551616': out of range (at most 18446744073709551615)"
 	state_unchanged
 }
 
@@ -202,10 +231,12 @@ refused() {
 	# operands: non-numbers, negatives, 2^64, empty, huge, not UTF-8
 	refused "cannot open '': No such file" add ""
 	refused "cannot open 'abc'" add abc
-	refused "invalid inode '-5': not a positive integer" add -5
-	refused "invalid inode '0'" del 0
-	refused "invalid inode '18446744073709551616': out of range" add 18446744073709551616
-	refused "invalid inode '99999999999999999999999': out of range" del 99999999999999999999999
+	refused "invalid --inode '-5': not a positive integer" add --inode -5
+	refused "unknown option '-5'" add -5
+	refused "invalid --inode '0'" del --inode 0
+	refused "'0' could be the file ./0 or inode 0" del 0
+	refused "invalid --inode '18446744073709551616': out of range" add --inode 18446744073709551616
+	refused "invalid --inode '99999999999999999999999': out of range" del --inode 99999999999999999999999
 	refused "cannot open 'aaaa" add "$big"
 	refused "cannot open '/tmp/\\xff\\xfe\\x1b[1m': No such file" add $'/tmp/\xff\xfe\x1b[1m'
 	# paths that do not exist, are sockets, directories; devices that do not
@@ -214,28 +245,28 @@ refused() {
 	refused "'/tmp' is a directory" add /tmp
 	refused "cannot open '/dev/no-such-device'" add /dev/no-such-device
 	# options and their values
-	refused "invalid --dev '': expected MAJ:MIN" add 12 --dev ""
-	refused "invalid --dev '-1:0'" add 12 --dev -1:0
-	refused "invalid --dev '8:18446744073709551616'" add 12 --dev 8:18446744073709551616
-	refused "--dev needs a value MAJ:MIN" add 12 --dev
-	refused "--dev names the filesystem of an INODE" add "$F" --dev 8:1
+	refused "invalid --dev '': expected MAJ:MIN" add --inode 12 --dev ""
+	refused "invalid --dev '-1:0'" add --inode 12 --dev -1:0
+	refused "invalid --dev '8:18446744073709551616'" add --inode 12 --dev 8:18446744073709551616
+	refused "--dev needs a value" add --inode 12 --dev
+	refused "--dev names the filesystem of an --inode; a PATH needs none" add "$F" --dev 8:1
 	refused "invalid --rdev '': expected MAJ:MIN" add --rdev "" --char
 	refused "invalid --rdev 'a:b'" del --rdev a:b --block
 	refused "invalid --rdev '4096:0'" add --rdev 4096:0 --block
 	refused "--rdev needs --char or --block" add --rdev 1:3
 	refused "give one of --char and --block" add --rdev 1:3 --char --block
-	refused "--rdev needs a value MAJ:MIN" del --rdev
+	refused "--rdev needs a value" del --rdev
 	local t
-	for t in 0 -1 abc "" 60001 18446744073709551616; do
-		refused "--timeout needs a number of milliseconds from 1 to 60000" add "$F" --timeout "$t"
+	for t in 0 -1 abc "" 61 60001ms 18446744073709551616 1.5s; do
+		refused "--timeout needs a duration from 1ms to 60s: seconds, or a number with ms, s or min (100ms, 2s, 1min)" add "$F" --timeout "$t"
 	done
-	refused "--timeout needs a number" add "$F" --timeout
+	refused "--timeout needs a duration" add "$F" --timeout
 	for t in "" "$big" $'\xff' "a b" "a=b"; do
 		refused "--cause needs one word" add --rdev 1:3 --char --cause "$t"
 	done
 	refused "unknown option '--frob'" add --frob
 	refused "unknown option '--release'" del "$F" --release
-	refused "unexpected extra operand '2'" add 1 2
+	refused "unexpected extra operand '/b'" add /a /b
 	refused "takes no operand, and 'x' is one" list x
 	refused "takes no operand, and 'x' is one" status x
 	refused "unknown option '--frob'; try 'revoke-bpf help events'" events --frob
@@ -372,4 +403,164 @@ refused() {
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpfd: another revoke-bpfd is already serving /run/revoke-bpf/control.sock; stop it first"
 	revoke-bpf status >/dev/null
+}
+
+@test "add 12, with a file named 12 here, is refused naming both readings, and revokes neither" {
+	local d
+	d=$(mktemp -d)
+	CLEANUP+=("rm -rf $d")
+	cd "$d"
+	echo twelve > 12
+	run revoke-bpf add 12
+	[ "$status" -eq 2 ]
+	expect_lines "revoke-bpf: add: '12' could be the file ./12 or inode 12: write ./12 for the file, --inode 12 for the inode"
+	state_unchanged
+	run "$PROBE" 12 read
+	expect_lines "read: ok"
+	# ./12 is the file
+	run revoke-bpf add ./12
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "./12: revoked (dev $(devof 12) ino $(stat -c %i 12))" ]]
+	run "$PROBE" 12 read
+	expect_lines "first open: EIO"
+	revoke-bpf del ./12 >/dev/null
+	cd /
+}
+
+@test "add --fs /dev/loopN revokes the filesystem mounted from it, not devtmpfs; del --fs /dev/loopN lifts it" {
+	loop_fs /mnt/clifs
+	run revoke-bpf add --fs "$L"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "filesystem $(fs_of /mnt/clifs) of /mnt/clifs: revoked" ]
+	run cat /mnt/clifs/f
+	[[ $output == *"Input/output error"* ]]
+	# the node's own filesystem is not touched
+	echo x > /dev/null
+	run bash -c 'revoke-bpf list --json | jq -r ".[] | select(.fs) | .fs"'
+	expect_lines "$(fs_of /mnt/clifs | cut -d' ' -f1)"
+	run revoke-bpf del --fs "$L"
+	[ "$status" -eq 0 ]
+	expect_lines "filesystem $(fs_of /mnt/clifs) of /mnt/clifs: no longer revoked"
+	[ "$(cat /mnt/clifs/f)" = data ]
+	state_unchanged
+}
+
+@test "add --fs of a block device nothing is mounted from is refused, and so is del --fs" {
+	local img=/tmp/clinone.img l
+	truncate -s 1M "$img"
+	l=$(losetup -f)
+	losetup "$l" "$img"
+	CLEANUP+=("rm -f $img" "losetup -d $l")
+	run revoke-bpf add --fs "$l"
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: '$l' is block device 7:${l#/dev/loop}, and no filesystem is mounted from it here"
+	run revoke-bpf del --fs "$l"
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: del: '$l' is block device 7:${l#/dev/loop}, and no filesystem is mounted from it here; del --fs-dev MAJ:MIN lifts a filesystem that is gone"
+	state_unchanged
+}
+
+@test "add --fs and umount of /dev, /proc, /sys and / are refused with the reason, and nothing is revoked" {
+	[ "$(fs_of /dev | sed 's/.*(\(.*\))/\1/')" = devtmpfs ]
+	run revoke-bpf add --fs /dev
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: filesystem $(fs_of /dev) is one the system cannot do without: it holds the device nodes of /dev; --force revokes it anyway"
+	run revoke-bpf add --fs /dev/null
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: filesystem $(fs_of /dev) is one the system cannot do without: it holds the device nodes of /dev; --force revokes it anyway"
+	run revoke-bpf umount /dev < "$F"
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: umount: filesystem $(fs_of /dev) is one the system cannot do without: it holds the device nodes of /dev; --force revokes it anyway"
+	run revoke-bpf add --fs /proc
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: filesystem $(fs_of /proc) cannot be revoked, even with --force: revoke-bpfd works through it"
+	run revoke-bpf add --fs /sys --force
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: filesystem $(fs_of /sys) cannot be revoked, even with --force: revoke-bpfd works through it"
+	run revoke-bpf add --fs /
+	[ "$status" -eq 1 ]
+	if [ "$(devof "$(command -v revoke-bpfd)")" = "$(devof /)" ]; then
+		expect_lines "revoke-bpf: add: filesystem $(fs_of /) cannot be revoked, even with --force: revoke-bpfd runs from it (its executable is on it)"
+	else
+		expect_lines "revoke-bpf: add: filesystem $(fs_of /) is one the system cannot do without: it is the root filesystem; --force revokes it anyway"
+	fi
+	if [ -n "$(fs_of /dev/pts)" ]; then
+		run revoke-bpf add --fs /dev/pts
+		[ "$status" -eq 1 ]
+		expect_lines "revoke-bpf: add: filesystem $(fs_of /dev/pts) is one the system cannot do without: it holds the terminals of every session; --force revokes it anyway"
+	fi
+	echo x > /dev/null
+	state_unchanged
+}
+
+@test "the filesystem of revoke-bpfd's socket is refused without --force, and revoked with it" {
+	local m=/mnt/clisock pins=/sys/fs/bpf/revoke-clisock pid
+	mkdir -p $m
+	mount -t tmpfs clisock $m
+	CLEANUP+=("umount $m" "rm -rf $pins")
+	echo data > $m/f
+	revoke-bpfd --pin-dir $pins --socket $m/s >>"$DAEMON_LOG" 2>&1 &
+	pid=$!
+	CLEANUP+=("kill $pid")
+	wait_ready $pid $m/s
+	run revoke-bpf --socket $m/s add --fs $m
+	[ "$status" -eq 1 ]
+	expect_lines "revoke-bpf: add: filesystem $(fs_of $m) is one the system cannot do without: revoke-bpfd's socket $m/s is on it; --force revokes it anyway"
+	[ "$(cat $m/f)" = data ]
+	run revoke-bpf --socket $m/s add --fs $m --force
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "filesystem $(fs_of $m) of $m: revoked" ]
+	run cat $m/f
+	[[ $output == *"Input/output error"* ]]
+	kill $pid
+	wait $pid || true
+	state_unchanged
+}
+
+@test "a file its owner named with a newline, ESC and BEL is added, asked about, listed and deleted by path" {
+	local d p ino
+	d=$(mktemp -d)
+	CLEANUP+=("rm -rf $d")
+	chmod 1777 "$d"
+	p="$d/"$'evil\nok revoked\e[2J\e]0;PWN\a'
+	"$ASUSER" 65534 sh -c 'echo secret > "$1"' _ "$p"
+	ino=$(stat -c %i "$p")
+	start_holder /tmp/cli-evil.out hold "$p"
+	CLEANUP+=("kill $HOLDER_PID")
+	run revoke-bpf holders "$p"
+	[ "$status" -eq 0 ]
+	[[ $output == *$'\n'"$HOLDER_PID "* ]]
+	run revoke-bpf add "$p"
+	[ "$status" -eq 0 ]
+	run "$PROBE" "$p" read
+	expect_lines "first open: EIO"
+	run bash -c 'revoke-bpf list --json |
+		jq -j --arg i "$1" ".[] | select((.ino | tostring) == \$i) | .path"' _ "$ino"
+	[ "$output" = "$p" ]
+	run revoke-bpf del "$p"
+	[ "$status" -eq 0 ]
+	run "$PROBE" "$p" read
+	expect_lines "read: ok"
+}
+
+@test "a path longer than 255 bytes is added, and listed as … and its last 252 bytes" {
+	local d p ino a b c
+	a=$(printf 'a%.0s' {1..100}) b=$(printf 'b%.0s' {1..100})
+	c=$(printf 'c%.0s' {1..100})
+	d=$(mktemp -d)
+	CLEANUP+=("rm -rf $d")
+	mkdir -p "$d/$a/$b"
+	p=$d/$a/$b/$c
+	echo x > "$p"
+	ino=$(stat -c %i "$p")
+	run revoke-bpf add "$p"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$p: revoked (dev $(devof "$p") ino $ino)" ]
+	run "$PROBE" "$p" read
+	expect_lines "first open: EIO"
+	run bash -c 'revoke-bpf list --json |
+		jq -j --arg i "$1" ".[] | select((.ino | tostring) == \$i) | .path"' _ "$ino"
+	[ "$output" = "…${p: -252}" ]
+	revoke-bpf del "$p" >/dev/null
+	state_unchanged
 }

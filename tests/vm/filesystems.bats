@@ -138,12 +138,12 @@ four_k() {
 	[[ $output == *"\"dev\":\"$(devof /mnt/btrfs/sv2/named)\""*"\"path\":\"/mnt/btrfs/sv2/named\""* ]]
 }
 
-@test "btrfs: add INODE --dev with the subvolume's device, a fresh daemon's first add, revokes that file only" {
+@test "btrfs: add --inode N --dev with the subvolume's device, a fresh daemon's first add, revokes that file only" {
 	[ "$(stat -c %i /mnt/btrfs/sv1/byino)" = "$(stat -c %i /mnt/btrfs/sv2/byino)" ]
 	# nothing pinned: no add by path has taught the programs btrfs yet
 	unload_all
 	start_daemon
-	revoke-bpf add "$(stat -c %i /mnt/btrfs/sv1/byino)" --dev "$(devof /mnt/btrfs/sv1/byino)" >/dev/null
+	revoke-bpf add --inode "$(stat -c %i /mnt/btrfs/sv1/byino)" --dev "$(devof /mnt/btrfs/sv1/byino)" >/dev/null
 	run cat /mnt/btrfs/sv2/byino
 	[ "$output" = two ]
 	run cat /mnt/btrfs/sv1/byino
@@ -254,7 +254,7 @@ overlay() {
 	unload_all
 	start_daemon
 	run "$PROBE" --rdonly --before \
-		"revoke-bpf add $(stat -c %i /tmp/l9/f) --dev $(devof /tmp/l9/f) >/dev/null" \
+		"revoke-bpf add --inode $(stat -c %i /tmp/l9/f) --dev $(devof /tmp/l9/f) >/dev/null" \
 		/mnt/ovl9/f read mmap ioctl
 	expect_lines "read: EIO" "mmap: EIO" "ioctl: EIO"
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# revoke-bpf holders PATH | --fs MOUNTPOINT: who holds a file or a
-# filesystem, and how, from the BPF iterators, revoking nothing; --fs
-# finds MOUNTPOINT in /proc/self/mountinfo and touches nothing on it.
+# revoke-bpf holders PATH | --fs FS: who holds a file or a filesystem,
+# and how, from the BPF iterators, revoking nothing; --fs finds a mount
+# point (or a block device) in /proc/self/mountinfo and touches nothing
+# on it.
 # An ext4 filesystem on a loop device is held at once by a reader (a
 # descriptor), a mapper (a mapping only), a process whose cwd is in it, a
 # process chrooted into it and a program running from it; fuser -m (psmisc)
@@ -177,6 +178,23 @@ fuser_pids() {
 	[ "$status" -eq 1 ]
 }
 
+# source_of MNT: the device MNT is mounted from, as mountinfo says
+source_of() {
+	awk -v m="$1" '$5 == m { for (i = 7; $i != "-"; i++); d = $(i + 2) } END { print d }' \
+		/proc/self/mountinfo
+}
+
+@test "holders --fs of the block device names the filesystem mounted from it, as fuser -m reads it" {
+	local dev want
+	dev=$(source_of "$MNT")
+	[[ $dev == /dev/loop* ]]
+	want=$(revoke-bpf holders --fs "$MNT")
+	[[ $want == *"$READER "* ]]
+	run revoke-bpf holders --fs "$dev"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+}
+
 @test "holders --fs finds a mount point named relatively, through . and .." {
 	run revoke-bpf holders --fs "$MNT"
 	want=$(pid_access)
@@ -186,14 +204,16 @@ fuser_pids() {
 	[ "$(pid_access)" = "$want" ]
 }
 
-@test "holders --fs of a path that is no mount point fails with one line" {
+@test "holders --fs of a path that does not exist fails with one line; of a file on the filesystem, names its holders" {
 	run revoke-bpf holders --fs /not/a/mountpoint
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: holders: /not/a/mountpoint is not a mount point"
-	# a directory of the filesystem is not its mount point either
+	expect_lines "revoke-bpf: holders: cannot open '/not/a/mountpoint': No such file or directory"
+	# a directory of the filesystem names it, as its mount point does
+	local want
+	want=$(revoke-bpf holders --fs "$MNT")
 	run revoke-bpf holders --fs "$MNT/dir"
-	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: holders: $MNT/dir is not a mount point"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
 }
 
 @test "holders --fs of a mount point whose name holds a space" {
@@ -245,10 +265,10 @@ fuser_pids() {
 @test "holders without an operand, or with two, fails with one line" {
 	run revoke-bpf holders
 	[ "$status" -eq 2 ]
-	expect_lines "revoke-bpf: holders: missing PATH or --fs MOUNTPOINT"
+	expect_lines "revoke-bpf: holders: missing PATH or --fs FS"
 	run revoke-bpf holders --fs
 	[ "$status" -eq 2 ]
-	expect_lines "revoke-bpf: holders: --fs needs a MOUNTPOINT"
+	expect_lines "revoke-bpf: holders: --fs needs FS: a mount point, a file on the filesystem or the block device it is mounted from"
 	run revoke-bpf holders "$MNT/data" "$MNT/dir"
 	[ "$status" -eq 2 ]
 	expect_lines "revoke-bpf: holders: unexpected extra operand '$MNT/dir'"

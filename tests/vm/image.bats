@@ -30,7 +30,7 @@ setup() {
 
 teardown() {
 	kill_holders
-	revoke-bpf del --fs 7:$N >/dev/null 2>&1 || true
+	revoke-bpf del --fs-dev 7:$N >/dev/null 2>&1 || true
 	revoke-bpf del "$IMG" >/dev/null 2>&1 || true
 	umount "$D/m" 2>/dev/null || true
 	revoke-bpf del --rdev 7:$N --block >/dev/null 2>&1 || true
@@ -85,11 +85,11 @@ teardown() {
 	[[ $output == *'"mounted":[{"fs":"7:'$N'","fstype":"ext4","revoked":"yes","holders":0,"released":0,"failed":0}]'* ]]
 }
 
-@test "del --fs lifts the image's filesystem, and del IMAGE the image: the file reads again through the mount" {
+@test "del --fs-dev lifts the image's filesystem, and del IMAGE the image: the file reads again through the mount" {
 	revoke-bpf add "$IMG" >/dev/null || [ $? -eq 3 ]
 	run "$PROBE" --rdonly "$D/m/file" read
 	expect_lines "first open: EIO"
-	run revoke-bpf del --fs 7:$N
+	run revoke-bpf del --fs-dev 7:$N
 	[ "$status" -eq 0 ]
 	expect_lines "filesystem 7:$N: no longer revoked"
 	run revoke-bpf del "$IMG"

@@ -40,8 +40,8 @@ teardown() {
 		   /proc/self/mountinfo | sort -r); do
 		umount -l "$m" 2>/dev/null || true
 	done
-	revoke-bpf list | awk '$3 == "filesystem" { print $1 }' |
-		while read -r fs; do revoke-bpf del --fs "$fs" >/dev/null; done
+	revoke-bpf list --json | jq -r '.[] | select(.fs) | .fs' |
+		while read -r fs; do revoke-bpf del --fs-dev "$fs" >/dev/null; done
 	[ -z "$L" ] || losetup -d "$L" 2>/dev/null || true
 	rm -rf "$D"
 }

@@ -37,7 +37,7 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 
 @test "a registered buffer over a memfd another process keeps (mapping and fd closed): after add by inode WRITE_FIXED and READ_FIXED fail with EFAULT" {
 	run "$URING" buffer --memfd --before \
-		'revoke-bpf add "$URING_INO" --dev "$URING_DEV" >/dev/null'
+		'revoke-bpf add --inode "$URING_INO" --dev "$URING_DEV" >/dev/null'
 	expect_lines "write_fixed: EFAULT" "read_fixed: EFAULT"
 }
 

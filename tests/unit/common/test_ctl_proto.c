@@ -79,6 +79,62 @@ static void test_path_roundtrip(void)
 	      !strcmp(out.path, in.path));
 }
 
+/* Every byte Linux allows in a name, and a name longer than list keeps. */
+static void test_path_any_bytes(void)
+{
+	static const char evil[] = "/w/evil\nok revoked\x1b[2J\x1b]0;PWN\x07 %\xff";
+	struct revoke_req in = { .verb = REVOKE_VERB_ADD, .has_path = true };
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[REVOKE_REQ_MAX], line[REVOKE_REQ_MAX], want[REVOKE_NAME_MAX];
+	int n;
+
+	strcpy(in.path, evil);
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("a name with a newline, ESC and BEL is one line on the wire",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 add path=/w/evil%0Aok%20"
+			       "revoked%1B%5B2J%1B%5D0%3BPWN%07%20%25%FF\n"));
+	CHECK("and parses back to the same bytes",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.has_path && !strcmp(out.path, evil));
+
+	/* a path of 300 bytes: list keeps "…" and its last 252 */
+	memset(line, 0, sizeof(line));
+	n = snprintf(line, sizeof(line), "revoke-bpf/1 add path=/");
+	memset(line + n, 'a', 200);
+	memset(line + n + 200, 'b', 99);
+	strcat(line, "\n");
+	memcpy(want, REVOKE_ELLIPSIS, REVOKE_ELLIPSIS_LEN);
+	memset(want + 3, 'a', 252 - 99);
+	memset(want + 3 + 252 - 99, 'b', 99);
+	want[255] = '\0';
+	CHECK("a path of 300 bytes is taken, kept as \"\u2026\" and its last 252 bytes",
+	      parse(line, &out, &why) == 0 && out.has_path &&
+	      strlen(out.path) == 255 && !strcmp(out.path, want));
+	CHECK("a name that fits is not shortened",
+	      !revoke_name_shorten("/a/b", want, 8) && !strcmp(want, "/a/b"));
+	CHECK("one byte too long is shortened to the size given",
+	      revoke_name_shorten("/abcdefgh", want, 9) &&
+	      !strcmp(want, REVOKE_ELLIPSIS "defgh"));
+}
+
+static void test_force(void)
+{
+	struct revoke_req r;
+	const char *why = NULL;
+	char buf[128];
+
+	CHECK("add fs=yes force=yes parses, and formats back",
+	      parse("revoke-bpf/1 add path=/dev fs=yes force=yes\n", &r, &why) == 0 &&
+	      r.force && revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 add path=/dev fs=yes force=yes\n"));
+	CHECK("umount fs=yes force=yes parses",
+	      parse("revoke-bpf/1 umount path=/run fs=yes force=yes\n", &r, &why) == 0 &&
+	      r.force && r.verb == REVOKE_VERB_UMOUNT);
+	CHECK("no force=yes unless asked",
+	      parse("revoke-bpf/1 add path=/dev fs=yes\n", &r, &why) == 0 && !r.force);
+}
+
 static void test_accepts(void)
 {
 	struct revoke_req r;
@@ -165,8 +221,8 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add rdev=7:0 type=char cause=\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
 		{ "revoke-bpf/1 add rdev=7:0 type=char cause=a/b\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
 		{ "revoke-bpf/1 add rdev=7:0 type=char cause=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", "cause is not one word of 1 to 31 of [A-Za-z0-9_.:-], or given twice" },
-		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a\x0fb\n", "a property value is not percent-encoded text" },
-		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a%0Ab\n", "a property value is not percent-encoded text" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a\x0fb\n", "a property value is not percent-encoded text of one line" },
+		{ "revoke-bpf/1 uevent action=remove rdev=8:0 type=block p.ID_MODEL=a%0Ab\n", "a property value is not percent-encoded text of one line" },
 		{ "revoke-bpf/1 del rdev=7:0 type=char removed=yes\n", "removed and cause are fields of add only" },
 		{ "revoke-bpf/1 list rdev=7:0 type=char\n", "this verb takes no fields" },
 		{ "revoke-bpf/1 add ino=0\n", "ino is not an inode number (1 to 18446744073709551615)" },
@@ -183,8 +239,16 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add =1\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 add \xff\xfe\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 list ino=3\n", "this verb takes no fields" },
-		{ "revoke-bpf/1 add path=\n", "path is not a percent-encoded name of 1 to 255 bytes" },
-		{ "revoke-bpf/1 add path=a%00b\n", "path is not a percent-encoded name of 1 to 255 bytes" },
+		{ "revoke-bpf/1 add path=\n", "path is not a percent-encoded name of 1 byte or more, without NUL" },
+		{ "revoke-bpf/1 add path=a%00b\n", "path is not a percent-encoded name of 1 byte or more, without NUL" },
+		{ "revoke-bpf/1 add path=a%0\n", "path is not a percent-encoded name of 1 byte or more, without NUL" },
+		{ "revoke-bpf/1 add path=a\x1b" "b\n", "path is not a percent-encoded name of 1 byte or more, without NUL" },
+		{ "revoke-bpf/1 add path=/m fs=yes force=no\n", "force is given once, as force=yes" },
+		{ "revoke-bpf/1 add path=/m fs=yes force=yes force=yes\n", "force is given once, as force=yes" },
+		{ "revoke-bpf/1 add path=/f force=yes\n", "force goes with fs=yes, in add and umount only" },
+		{ "revoke-bpf/1 del path=/m fs=yes force=yes\n", "force goes with fs=yes, in add and umount only" },
+		{ "revoke-bpf/1 holders path=/m fs=yes force=yes\n", "force goes with fs=yes, in add and umount only" },
+		{ "revoke-bpf/1 del fs=8:1 force=yes\n", "force goes with fs=yes, in add and umount only" },
 		{ "revoke-bpf/1 add path=a b\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 add path=a%20b path=c\n", "field path given twice" },
 		{ "revoke-bpf/1 add path=/f ino=3\n", "path names the file sent with the request; it does not go with ino, dev or rdev" },
@@ -324,6 +388,8 @@ int main(void)
 {
 	test_roundtrip();
 	test_path_roundtrip();
+	test_path_any_bytes();
+	test_force();
 	test_rdev_roundtrip();
 	test_accepts();
 	test_rejects();

@@ -109,15 +109,6 @@ static void test_kdev(void)
 	      revoke_kdev_minor(259u << 20 | 65536) == 65536);
 }
 
-static void test_looks_numeric(void)
-{
-	CHECK("123 is an inode operand", revoke_looks_numeric("123"));
-	CHECK("-5 is an inode operand (to be rejected)", revoke_looks_numeric("-5"));
-	CHECK("./123 is a path", !revoke_looks_numeric("./123"));
-	CHECK("12x is a path", !revoke_looks_numeric("12x"));
-	CHECK("- is a path", !revoke_looks_numeric("-"));
-}
-
 int main(void)
 {
 	test_parse_u64();
@@ -125,6 +116,5 @@ int main(void)
 	test_parse_ino();
 	test_devspec();
 	test_kdev();
-	test_looks_numeric();
 	return tap_done();
 }
