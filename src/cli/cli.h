@@ -56,6 +56,7 @@ extern bool json_output;
 void cli_output_set_cmd(const char *name);
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *cli_esc(const char *str, char *out, size_t len);
+int cli_output_name(char *s);
 char *cli_esc_name(const char *enc, char *out, size_t len);
 void cli_output_time(char *buf, size_t len, long long sec, long nsec,
 		     bool rfc3339);

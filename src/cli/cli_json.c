@@ -167,7 +167,7 @@ void json_field(const char *line, const char *key, char *val)
 	} else if (t == REVOKE_FT_BOOL && (!strcmp(val, "yes") ||
 					   !strcmp(val, "no"))) {
 		json_bool(key, !strcmp(val, "yes"));
-	} else if (t == REVOKE_FT_NAME && !revoke_pct_decode(val, val)) {
+	} else if (t == REVOKE_FT_NAME && !cli_output_name(val)) {
 		json_str(key, val);
 	} else {
 		json_str(key, val);

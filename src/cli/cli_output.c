@@ -4,6 +4,7 @@
  * place for them), text that cannot break a terminal line (cli_esc()),
  * times, and JSON strings (the JSON writer is cli_json.c).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -109,6 +110,40 @@ char *cli_esc(const char *str, char *out, size_t len)
 }
 
 /**
+ * cli_output_name() - decode a percent-encoded name from the daemon for
+ *	showing it, in place
+ * @s: the field's value; the name on success
+ *
+ * Unlike revoke_pct_decode(), which guards what becomes a request or a
+ * line of the protocol, any byte but NUL may result (a file name may
+ * hold a newline): it is shown through cli_esc() or as a JSON string.
+ *
+ * Return: 0, or -1 if @s is not percent-encoded (%XX, XX hex digits).
+ */
+int cli_output_name(char *s)
+{
+	char *w = s, hex[3] = "";
+	unsigned long v;
+
+	for (; *s; s++) {
+		if (*s != '%') {
+			*w++ = *s;
+			continue;
+		}
+		if (!isxdigit((unsigned char)s[1]) || !isxdigit((unsigned char)s[2]))
+			return -1;
+		memcpy(hex, s + 1, 2);
+		v = strtoul(hex, NULL, 16);
+		if (!v)
+			return -1;
+		*w++ = (char)v;
+		s += 2;
+	}
+	*w = '\0';
+	return 0;
+}
+
+/**
  * cli_esc_name() - a percent-encoded name from the daemon, decoded and
  *	escaped for a terminal
  * @enc: the encoded name
@@ -121,7 +156,7 @@ char *cli_esc_name(const char *enc, char *out, size_t len)
 {
 	char *dec = strdup(enc);
 
-	if (!dec || revoke_pct_decode(dec, dec))
+	if (!dec || cli_output_name(dec))
 		snprintf(out, len, "?");
 	else
 		cli_esc(dec, out, len);
@@ -206,6 +241,9 @@ void cli_output_json_string(const char *str)
 	while (*s) {
 		if (*s == '"' || *s == '\\') {
 			printf("\\%c", *s++);
+		} else if (*s == '\n' || *s == '\t' || *s == '\r') {
+			printf("\\%c", *s == '\n' ? 'n' : *s == '\t' ? 't' : 'r');
+			s++;
 		} else if (*s < 0x20) {
 			printf("\\u%04x", *s++);
 		} else if ((n = utf8_len(s))) {

@@ -3,6 +3,7 @@
  * cli_query.c - the commands that name nothing: list, status, reload and
  * unload, and how their answers are shown.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,23 @@
  * the cause of a device or filesystem) comes last, escaped.  The holder
  * counts are those the add found; nothing counts them again.
  */
-#define LIST_ROW "%-5s %-9s %-10s %7s %-19s %-14s %s\n"
+#define LIST_ROW "%-5s %-9s %-10s %7s %-19s %-14s %s"
+
+/* One row of LIST_ROW's columns, without spaces at its end. */
+static void __attribute__((format(printf, 1, 2))) list_row(const char *fmt, ...)
+{
+	char row[8192];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(row, sizeof(row), fmt, ap);
+	va_end(ap);
+	n = strlen(row);
+	while (n && row[n - 1] == ' ')
+		row[--n] = '\0';
+	puts(row);
+}
 
 /* An optional field @key of @line, "-" when it is not there. */
 static void list_get(const char *line, const char *key, char *v, size_t len)
@@ -51,7 +68,7 @@ static void list_device(const char *line)
 	snprintf(last, sizeof(last), "%s%s%s", strcmp(rm, "0") ?
 		 "(removed) " : "", strcmp(cause, "-") ? "cause=" : "",
 		 strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
-	printf(LIST_ROW, type, rdev, "-", den, when, "-", last);
+	list_row(LIST_ROW, type, rdev, "-", den, when, "-", last);
 }
 
 /* A revoked filesystem: every inode of it, "*". */
@@ -65,7 +82,7 @@ static void list_filesystem(const char *line)
 	list_when(line, when, sizeof(when));
 	snprintf(last, sizeof(last), "%s%s", strcmp(cause, "-") ? "cause=" :
 		 "", strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
-	printf(LIST_ROW, "fs", fs, "*", den, when, "-", last);
+	list_row(LIST_ROW, "fs", fs, "*", den, when, "-", last);
 }
 
 /* A revoked inode (or a dead file): its holders at add, and its path. */
@@ -96,7 +113,7 @@ static void list_inode(const char *line)
 	if (strcmp(fl, "-") && strcmp(fl, "0"))
 		snprintf(esc + strlen(esc), 64, " (%s holders not handled)",
 			 fl);
-	printf(LIST_ROW, strcmp(kind, "dead") ? "inode" : "dead", dev, ino,
+	list_row(LIST_ROW, strcmp(kind, "dead") ? "inode" : "dead", dev, ino,
 	       den, when, counts, esc);
 }
 
@@ -168,7 +185,7 @@ int do_list(int argc, char **argv)
 			continue;
 		}
 		if (!n++)
-			printf(LIST_ROW, "KIND", "DEV", "INODE", "DENIALS",
+			list_row(LIST_ROW, "KIND", "DEV", "INODE", "DENIALS",
 			       "REVOKED_AT", "AT ADD:H/F/M/W", "PATH");
 		if (revoke_kv_get(line, REVOKE_FIELD_RDEV, kind, sizeof(kind)))
 			list_device(line);
