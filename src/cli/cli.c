@@ -137,13 +137,14 @@ int main(int argc, char **argv)
 		{ "socket", required_argument, NULL, 's' },
 		{ "reply-timeout", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	int c, err = 0;
 
-	while (!err && (c = getopt_long(argc, argv, "+jhV", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+jphV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			err = set_socket(optarg);
@@ -153,6 +154,9 @@ int main(int argc, char **argv)
 			break;
 		case 'j':
 			json_output = true;
+			break;
+		case 'p':	/* the help part parses it anywhere on the line */
+			json_output = json_pretty = true;
 			break;
 		case 'h':
 			return do_help(0, NULL);
