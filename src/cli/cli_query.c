@@ -442,8 +442,9 @@ int do_reload(int argc, char **argv)
 		revoke_kv_get(line, REVOKE_FIELD_RULES, rules, sizeof(rules));
 		revoke_kv_get(line, REVOKE_FIELD_SOURCE, source, sizeof(source));
 	}
-	printf("reloaded: %s rules from %s (device removals from %s)\n", rules,
-	       cli_esc(policy, esc, sizeof(esc)), source);
+	printf("reloaded: %s rule%s from %s (device removals from %s)\n", rules,
+	       strcmp(rules, "1") ? "s" : "", cli_esc(policy, esc, sizeof(esc)),
+	       source);
 out:
 	rbuf_free(&resp);
 	return ret;
