@@ -443,8 +443,8 @@ int do_reload(int argc, char **argv)
 		revoke_kv_get(line, REVOKE_FIELD_SOURCE, source, sizeof(source));
 	}
 	printf("reloaded: %s rule%s from %s (device removals from %s)\n", rules,
-	       strcmp(rules, "1") ? "s" : "", cli_esc(policy, esc, sizeof(esc)),
-	       source);
+	       strcmp(rules, "1") ? "s" : "", cli_esc_name(policy, esc,
+							   sizeof(esc)), source);
 out:
 	rbuf_free(&resp);
 	return ret;

@@ -26,6 +26,7 @@ static const struct revoke_field_kind revoke_field_kinds[] = {
 	{ NULL, REVOKE_FIELD_COMM, REVOKE_FT_NAME },
 	{ NULL, REVOKE_FIELD_BACKING, REVOKE_FT_NAME },
 	{ NULL, REVOKE_FIELD_USER, REVOKE_FT_NAME },
+	{ NULL, REVOKE_FIELD_POLICY, REVOKE_FT_NAME },
 
 	/* yes|no */
 	{ NULL, REVOKE_FIELD_ADOPTED, REVOKE_FT_BOOL },
