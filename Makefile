@@ -20,6 +20,7 @@ PREFIX   ?= /usr/local
 SBINDIR  ?= $(PREFIX)/sbin
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
+DATADIR  ?= $(PREFIX)/share/revoke-bpf
 # systemd reads units from /usr/local/lib/systemd/system and
 # /usr/lib/systemd/system, and Debian 12's udev (252) rules from
 # /usr/local/lib/udev/rules.d and /usr/lib/udev/rules.d: both defaults work
@@ -292,6 +293,8 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)install -D -m 0755 $(BUILD)/revoke-bpf $(DESTDIR)$(BINDIR)/revoke-bpf
 	$(Q)install -D -m 0644 man/revoke-bpf.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpf.8
 	$(Q)install -D -m 0644 man/revoke-bpfd.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpfd.8
+	$(Q)install -D -m 0644 doc/revoke-bpf.schema.json \
+		$(DESTDIR)$(DATADIR)/revoke-bpf.schema.json
 	$(Q)install -d $(DESTDIR)$(UNITDIR)
 	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|;s|@BINDIR@|$(BINDIR)|' dist/revoke-bpfd.service \
 		> $(DESTDIR)$(UNITDIR)/revoke-bpfd.service
