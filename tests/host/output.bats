@@ -288,6 +288,11 @@ EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20
 	run rbpf --json reload
 	[ "$output" = '{"result":"reloaded","policy":"/etc/revoke-bpf/policy.conf","rules":1,"source":"udev"}' ]
 	valid reload <<<"$output"
+	# the path travels percent-encoded: a space or an escape in it
+	answer "ok reloaded" "policy=/etc/my%20pol%1B.conf rules=3 source=netlink"
+	run rbpf reload
+	[ "$output" = 'reloaded: 3 rules from /etc/my pol\x1b.conf (device removals from netlink)' ]
+	[ "$(rbpf --json reload | jq -c .policy)" = '"/etc/my pol\u001b.conf"' ]
 }
 
 # Every verb's document from above, valid, and mutations that are not:
