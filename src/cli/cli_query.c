@@ -275,6 +275,12 @@ static void status_read(struct status_view *v)
 	status_get(v->body, REVOKE_FIELD_EVENTS_LOST, v->lost, sizeof(v->lost));
 }
 
+/* "s" after a count of @n things, but 1 */
+static const char *plural(const char *n)
+{
+	return strcmp(n, "1") ? "s" : "";
+}
+
 /* seconds as "3 s", "4 min", "2 h", "5 d" */
 static void status_uptime(const char *s, char *out, size_t len)
 {
@@ -309,9 +315,10 @@ static void status_summary(const struct status_view *v)
 	printf("%-12s %s attached", "programs", v->attached);
 	if (strcmp(v->skipped, "0") && strcmp(v->skipped, "?"))
 		printf(", %s skipped (this kernel lacks their hook)", v->skipped);
-	printf("\n%-12s %s inodes, %s devices, %s filesystems (room for %s "
-	       "inodes)\n", "entries", v->entries, v->devices, v->filesystems,
-	       v->capacity);
+	printf("\n%-12s %s inode%s, %s device%s, %s filesystem%s (room for %s "
+	       "inodes)\n", "entries", v->entries, plural(v->entries),
+	       v->devices, plural(v->devices), v->filesystems,
+	       plural(v->filesystems), v->capacity);
 	printf("%-12s %s\n", "BPF LSM", v->bpf_lsm);
 	printf("%-12s %s\n", "kernel", cli_esc(v->kernel, esc, sizeof(esc)));
 	status_uptime(v->uptime, up, sizeof(up));

@@ -133,7 +133,7 @@ STATUS_ANSWER=(
 	[ "$status" -eq 0 ]
 	[ "$output" = "enforcement  attached: every revoked file, device and filesystem is denied
 programs     3/3 attached, 1 skipped (this kernel lacks their hook)
-entries      3 inodes, 1 devices, 0 filesystems (room for 65536 inodes)
+entries      3 inodes, 1 device, 0 filesystems (room for 65536 inodes)
 BPF LSM      active
 kernel       6.12.1
 revoke-bpfd  pid 123, version 0.1.0, up 66 min" ]
