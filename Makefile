@@ -21,6 +21,7 @@ SBINDIR  ?= $(PREFIX)/sbin
 BINDIR   ?= $(PREFIX)/bin
 MANDIR   ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+DATADIR  ?= $(PREFIX)/share/revoke-bpf
 # systemd reads units from /usr/local/lib/systemd/system and
 # /usr/lib/systemd/system, and Debian 12's udev (252) rules from
 # /usr/local/lib/udev/rules.d and /usr/lib/udev/rules.d: both defaults work
@@ -296,6 +297,8 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)install -D -m 0644 man/revoke-bpfd.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpfd.8
 	$(Q)install -D -m 0644 man/policy.conf.5 $(DESTDIR)$(MANDIR)/man5/policy.conf.5
 	$(Q)install -D -m 0644 dist/revoke-bpf.bash $(DESTDIR)$(COMPLETIONDIR)/revoke-bpf
+	$(Q)install -D -m 0644 doc/revoke-bpf.schema.json \
+		$(DESTDIR)$(DATADIR)/revoke-bpf.schema.json
 	$(Q)install -d $(DESTDIR)$(UNITDIR)
 	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|;s|@BINDIR@|$(BINDIR)|' dist/revoke-bpfd.service \
 		> $(DESTDIR)$(UNITDIR)/revoke-bpfd.service

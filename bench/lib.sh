@@ -91,7 +91,7 @@ daemon_stop() {
 # status_field NAME: the value of NAME in "revoke-bpf status" (its lines
 # are "NAME VALUE", aligned).
 status_field() {
-	revoke-bpf status 2>/dev/null | awk -v n="$1" '$1 == n { print $2 }'
+	revoke-bpf status -v 2>/dev/null | awk -v n="$1" '$1 == n { print $2 }'
 }
 
 # until_enforcement STATE: poll "revoke-bpf status" until it says

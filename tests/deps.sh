@@ -9,6 +9,9 @@ PACKAGES=(
 	make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev pkg-config
 	bats qemu-system-x86 busybox-static cpio e2fsprogs libclang-rt-14-dev man-db
 	strace jq psmisc lsof spin liburcu-dev liburing-dev
+	# tests/host/output.bats: a stand-in daemon, and tests/lib/schema.jq
+	# checked against a real JSON Schema validator
+	python3 python3-jsonschema
 	# the VM suite: .ko.xz modules (6.12 and newer), btrfs and xfs made on
 	# the host's tools, 32-bit static test programs, a FUSE server
 	xz-utils btrfs-progs xfsprogs gcc-multilib fuse3 libfuse3-dev

@@ -21,9 +21,6 @@
 #define REVOKE_VERSION "0.0.0"
 #endif
 
-/* -p/--pretty: JSON, indented */
-bool json_pretty;
-
 /* ---- commands --------------------------------------------------------- */
 
 static int do_help(int argc, char **argv);

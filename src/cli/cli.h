@@ -104,8 +104,6 @@ const struct cli_opt *cli_help_verb_opt(const struct cli_help *h,
 void cli_help_print_verb(FILE *f, const struct cli_help *h);
 void cli_help_print_all(FILE *f);
 
-/* cli.c: -p/--pretty (json_output is set with it) */
-extern bool json_pretty;
 /* cli_fs.c */
 int cli_fs_lexical(const char *path, char *out, size_t len);
 int cli_fs_mnt_id(int fd);
@@ -116,16 +114,34 @@ int cli_fs_target(const char *operand, struct revoke_req *req,
 extern bool json_output;
 void cli_output_set_cmd(const char *name);
 void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *cli_esc(const char *str, char *out, size_t len);
+int cli_output_name(char *s);
+char *cli_esc_name(const char *enc, char *out, size_t len);
+void cli_output_time(char *buf, size_t len, long long sec, long nsec,
+		     bool rfc3339);
 void cli_output_json_string(const char *str);
-void cli_output_json_fields(char *line, bool *first);
 bool cli_output_line_is(const char *line, const char *word);
-void cli_output_json_lines(const char *name, const char *body,
-			   const char *word);
 char *cli_output_next_line(char **body);
+
+/* cli_json.c: the JSON writer; -p/--pretty (cli.c sets json_output with it) */
+extern bool json_pretty;
+void json_open(const char *key, char kind);
+void json_close(char kind);
+void json_str(const char *key, const char *val);
+void json_int(const char *key, long long val);
+void json_uint(const char *key, unsigned long long val);
+void json_bool(const char *key, bool val);
+void json_null(const char *key);
+void json_time(const char *key, long long sec, long nsec);
+void json_field(const char *line, const char *key, char *val);
+void json_fields(const char *word, char *line);
+void json_lines(const char *name, const char *body, const char *word);
+void json_error(const char *msg);
 
 /* cli_holders.c */
 void cli_holders_print(const char *line, bool killed);
 void cli_holders_print_slow(const char *line);
+void cli_holders_print_user(const char *line);
 
 /* ctl_client.c */
 typedef void (*ctl_progress_fn)(const char *line, void *arg);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -68,6 +69,45 @@ static void print_mounted(const char *line)
 		       rel, failed);
 }
 
+/* @us microseconds as "850 us", "8 ms" or "14.0 s" into @out */
+static const char *human_us(const char *us, char *out, size_t len)
+{
+	unsigned long long t;
+
+	if (!us[0] || strspn(us, "0123456789") != strlen(us)) {
+		snprintf(out, len, "?");
+		return out;
+	}
+	t = strtoull(us, NULL, 10);
+	if (t < 1000)
+		snprintf(out, len, "%llu us", t);
+	else if (t < 1000000)
+		snprintf(out, len, "%llu ms", t / 1000);
+	else
+		snprintf(out, len, "%.1f s", (double)t / 1e6);
+	return out;
+}
+
+/* umount's time per step: "took 14.0 s: sync 8 ms, holders 14.0 s, ..." */
+static void print_umount_times(const char *line)
+{
+	static const char *const keys[5] = {
+		REVOKE_FIELD_TOTAL_US, REVOKE_FIELD_SYNC_US,
+		REVOKE_FIELD_PIPELINE_US, REVOKE_FIELD_RELEASE_US,
+		REVOKE_FIELD_GONE_US,
+	};
+	char v[5][24], h[5][24];
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		if (!revoke_kv_get(line, keys[i], v[i], sizeof(v[i])))
+			v[i][0] = '\0';
+		human_us(v[i], h[i], sizeof(h[i]));
+	}
+	printf("  took %s: sync %s, holders %s, release %s, gone %s\n", h[0],
+	       h[1], h[2], h[3], h[4]);
+}
+
 /* umount's lines: its sync, each step of the release, each filesystem. */
 static void print_umount(const char *line)
 {
@@ -78,21 +118,16 @@ static void print_umount(const char *line)
 		revoke_kv_get(line, REVOKE_FIELD_RESULT, a, sizeof(a));
 		printf("  sync: %s\n", a);
 	} else if (cli_output_line_is(line, REVOKE_LINE_UNPIN)) {
+		char esc[4 * sizeof(c)];
+
 		revoke_kv_get(line, REVOKE_FIELD_STEP, a, sizeof(a));
 		revoke_kv_get(line, REVOKE_FIELD_RESULT, b, sizeof(b));
-		if (!revoke_kv_get(line, REVOKE_FIELD_PATH, c, sizeof(c)) ||
-		    revoke_pct_decode(c, c))
-			strcpy(c, "?");
-		printf("  %s %s: %s%s%s\n", a, c, b, why[0] ? ": " : "", why);
+		if (!revoke_kv_get(line, REVOKE_FIELD_PATH, c, sizeof(c)))
+			strcpy(c, "%3f");	/* "?" */
+		printf("  %s %s: %s%s%s\n", a, cli_esc_name(c, esc, sizeof(esc)),
+		       b, why[0] ? ": " : "", why);
 	} else if (cli_output_line_is(line, REVOKE_LINE_UMOUNT)) {
-		char d[4][24] = { "?", "?", "?", "?" };
-
-		revoke_kv_get(line, REVOKE_FIELD_SYNC_US, d[0], sizeof(d[0]));
-		revoke_kv_get(line, REVOKE_FIELD_PIPELINE_US, d[1], sizeof(d[1]));
-		revoke_kv_get(line, REVOKE_FIELD_RELEASE_US, d[2], sizeof(d[2]));
-		revoke_kv_get(line, REVOKE_FIELD_GONE_US, d[3], sizeof(d[3]));
-		printf("  took (us): sync %s, holders %s, release %s, gone %s\n",
-		       d[0], d[1], d[2], d[3]);
+		print_umount_times(line);
 	} else if (cli_output_line_is(line, REVOKE_LINE_GONE)) {
 		revoke_kv_get(line, REVOKE_FIELD_FS, a, sizeof(a));
 		revoke_kv_get(line, REVOKE_FIELD_GONE, b, sizeof(b));
@@ -171,7 +206,6 @@ static int left_undone(const char *line, int status)
 static int print_report(char *body)
 {
 	char *line = cli_output_next_line(&body);
-	bool first = true;
 	char v[9][24];
 	static const char *const keys[9] = {
 		REVOKE_FIELD_HOLDERS, REVOKE_FIELD_FDS, REVOKE_FIELD_MAPPINGS,
@@ -183,21 +217,21 @@ static int print_report(char *body)
 	if (!line)
 		return 0;
 	if (json_output) {
-		printf(",\"report\":{");
-		cli_output_json_fields(line, &first);
-		putchar('}');
-		cli_output_json_lines("failures", body, REVOKE_LINE_FAILURE);
-		cli_output_json_lines("killed", body, REVOKE_LINE_KILLED);
-		cli_output_json_lines("loops", body, REVOKE_LINE_LOOP);
-		cli_output_json_lines("mounted", body, REVOKE_LINE_MOUNTED);
-		cli_output_json_lines("ttys", body, REVOKE_LINE_TTY);
-		cli_output_json_lines("io_uring", body, REVOKE_LINE_IO_URING);
-		cli_output_json_lines("slowest", body, REVOKE_LINE_SLOW);
-		cli_output_json_lines("sync", body, REVOKE_LINE_SYNC);
-		cli_output_json_lines("pins", body, REVOKE_LINE_PIN);
-		cli_output_json_lines("unpins", body, REVOKE_LINE_UNPIN);
-		cli_output_json_lines("filesystems", body, REVOKE_LINE_GONE);
-		cli_output_json_lines("umount", body, REVOKE_LINE_UMOUNT);
+		json_open("report", '{');
+		json_fields(NULL, line);
+		json_close('}');
+		json_lines("failures", body, REVOKE_LINE_FAILURE);
+		json_lines("killed", body, REVOKE_LINE_KILLED);
+		json_lines("loops", body, REVOKE_LINE_LOOP);
+		json_lines("mounted", body, REVOKE_LINE_MOUNTED);
+		json_lines("ttys", body, REVOKE_LINE_TTY);
+		json_lines("io_uring", body, REVOKE_LINE_IO_URING);
+		json_lines("slowest", body, REVOKE_LINE_SLOW);
+		json_lines("sync", body, REVOKE_LINE_SYNC);
+		json_lines("pins", body, REVOKE_LINE_PIN);
+		json_lines("unpins", body, REVOKE_LINE_UNPIN);
+		json_lines("filesystems", body, REVOKE_LINE_GONE);
+		json_lines("umount", body, REVOKE_LINE_UMOUNT);
 		while ((line = cli_output_next_line(&body)))
 			status = left_undone(line, status);
 		return status;
@@ -231,23 +265,23 @@ static int print_change(const char *word, char *body, const char *path)
 	char *line = cli_output_next_line(&body);
 	char dev[32] = "?", ino[32] = "?", also[64];
 	const char *text = word;
-	bool first = false;
+	char esc[4 * 4096] = "";
 	size_t i;
 	int done;
 
 	if (json_output) {
-		printf("{\"result\":");
-		cli_output_json_string(word);
-		if (path) {
-			printf(",\"path\":");
-			cli_output_json_string(path);
-		}
+		json_open(NULL, '{');
+		json_str("result", word);
+		if (path)
+			json_str(REVOKE_FIELD_PATH, path);
 		if (line)
-			cli_output_json_fields(line, &first);
+			json_fields(NULL, line);
 		done = print_report(body);
-		printf("}\n");
+		json_close('}');
 		return done;
 	}
+	if (path)
+		cli_esc(path, esc, sizeof(esc));
 	for (i = 0; i < sizeof(change_text) / sizeof(change_text[0]); i++)
 		if (!strcmp(word, change_text[i][0]))
 			text = change_text[i][1];
@@ -265,7 +299,7 @@ static int print_change(const char *word, char *body, const char *path)
 			strcat(type, ")");
 		}
 		printf("filesystem %s%s%s%s: %s\n", dev, type,
-		       path ? " of " : "", path ? path : "", text);
+		       path ? " of " : "", esc, text);
 	} else if (line && revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
 		char type[16] = "?", hung[16] = "";
 
@@ -276,7 +310,7 @@ static int print_change(const char *word, char *body, const char *path)
 			printf(" (%s hung up or revoked by the kernel)", hung);
 		putchar('\n');
 	} else if (path) {
-		printf("%s: %s (dev %s ino %s", path, text, dev, ino);
+		printf("%s: %s (dev %s ino %s", esc, text, dev, ino);
 		/* an overlayfs file's other real file */
 		if (line && revoke_kv_get(line, REVOKE_FIELD_ALSO, also, sizeof(also)))
 			printf("; also %s", also);

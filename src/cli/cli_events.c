@@ -23,17 +23,70 @@ static void on_stop(int sig)
 	stop_events = 1;
 }
 
+/* An event's time_ns as local time with milliseconds, or "?" */
+static void event_time(const char *line, char *out, size_t len)
+{
+	char ns[32];
+	unsigned long long t;
+
+	if (!revoke_kv_get(line, REVOKE_FIELD_TIME_NS, ns, sizeof(ns)) ||
+	    !(t = strtoull(ns, NULL, 10))) {
+		snprintf(out, len, "?");
+		return;
+	}
+	cli_output_time(out, len, (long long)(t / 1000000000ull),
+			(long)(t % 1000000000ull), false);
+}
+
+/*
+ * One denial as text: its wall-clock time, then its fields as the daemon
+ * sends them but for the clocks, the name decoded and escaped (a space
+ * too, so that every field stays one word).
+ */
+static void print_event_text(char *line)
+{
+	char when[48], *cursor = line, *key, *val, esc[4 * 64], *sp;
+
+	event_time(line, when, sizeof(when));
+	printf("%s", when);
+	while ((val = revoke_kv_next(&cursor, &key))) {
+		if (!strcmp(key, REVOKE_FIELD_TS_NS) ||
+		    !strcmp(key, REVOKE_FIELD_TIME_NS))
+			continue;
+		if (revoke_field_type(NULL, key) == REVOKE_FT_NAME) {
+			cli_esc_name(val, esc, sizeof(esc) - 32);
+			while ((sp = strchr(esc, ' '))) {
+				memmove(sp + 4, sp + 1, strlen(sp + 1) + 1);
+				memcpy(sp, "\\x20", 4);
+			}
+			val = esc;
+		}
+		printf(" %s=%s", key, val);
+	}
+	putchar('\n');
+}
+
+/* One denial as a JSON object: the fields, and time_ns in RFC 3339. */
+static void print_event_json(char *line)
+{
+	char ns[32] = "";
+	unsigned long long t;
+
+	revoke_kv_get(line, REVOKE_FIELD_TIME_NS, ns, sizeof(ns));
+	t = strtoull(ns, NULL, 10);
+	json_open(NULL, '{');
+	json_fields(NULL, line);
+	json_time("time", (long long)(t / 1000000000ull),
+		  (long)(t % 1000000000ull));
+	json_close('}');
+}
+
 static void print_event(char *line)
 {
-	bool first = true;
-
-	if (json_output) {
-		putchar('{');
-		cli_output_json_fields(line, &first);
-		printf("}\n");
-	} else {
-		printf("%s\n", line);
-	}
+	if (json_output)
+		print_event_json(line);
+	else
+		print_event_text(line);
 	fflush(stdout);
 }
 

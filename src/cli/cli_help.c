@@ -121,6 +121,19 @@ static const struct cli_opt holders_opts[] = {
 	{}
 };
 
+static const struct cli_opt list_opts[] = {
+	{ "--all", "-a", NULL, "also the dead files add put in holders' "
+	  "descriptors and mappings (revoked themselves, gone once the "
+	  "holder closes them); without it they are counted in a last line" },
+	{}
+};
+
+static const struct cli_opt status_opts[] = {
+	{ "--verbose", "-v", NULL, "every field, one a line: each program's "
+	  "state, the sets' sizes, the control socket's counts" },
+	{}
+};
+
 static const struct cli_opt events_opts[] = {
 	{ "--count", NULL, "N", "stop after N events (default: until "
 	  "interrupted)" },
@@ -170,6 +183,8 @@ static const char *const holders_syn[] = {
 };
 
 static const char *const none_syn[] = { "", NULL };
+static const char *const list_syn[] = { "[--all]", NULL };
+static const char *const status_syn[] = { "[-v|--verbose]", NULL };
 static const char *const events_syn[] = { "[--count N]", NULL };
 static const char *const unload_syn[] = { "--yes", NULL };
 static const char *const help_syn[] = { "[COMMAND]", NULL };
@@ -244,19 +259,24 @@ static const struct cli_help helps[] = {
 	},
 	{
 		.name = "list", .verb = REVOKE_VERB_LIST,
-		.line = "                        what is revoked",
-		.synopsis = none_syn,
+		.line = "[--all]                 what is revoked",
+		.synopsis = list_syn,
 		.about = "Show what is revoked: files, filesystems and "
-			 "devices, with the denials counted for each.",
+			 "devices, with the denials counted for each, when "
+			 "each was revoked, and the holders add found.",
+		.opts = { list_opts },
 		.exit = EXIT_COMMON,
 		.example = "revoke-bpf -p list",
 	},
 	{
 		.name = "status", .verb = REVOKE_VERB_STATUS,
-		.line = "                        is revoke-bpfd enforcing?",
-		.synopsis = none_syn,
+		.line = "[-v]                    is revoke-bpfd enforcing?",
+		.synopsis = status_syn,
 		.about = "Show whether the BPF LSM is active, revoke-bpfd is "
-			 "running and its programs are attached.",
+			 "running and its programs are attached, in a few "
+			 "lines, one more for each problem; -v shows every "
+			 "field.",
+		.opts = { status_opts },
 		.exit = "0 all is well; 1 something is revoked but not every "
 			"program is attached (the message says what to do), or "
 			"revoke-bpfd is unreachable; 2 the command line is wrong",

@@ -4,28 +4,35 @@
  * handle, that the daemon's policy killed, or that took long
  * (pipeline_report.c).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/*
- * A process name from the daemon (percent-decoded), for a terminal: any
- * byte that is not printable ASCII becomes '?'.
- */
+/* A process name from the daemon (percent-encoded), escaped: " (comm)" */
 static void print_comm(const char *line)
 {
-	char comm[64] = "";
-	size_t i;
+	char comm[64], esc[256];
 
-	if (!revoke_kv_get(line, REVOKE_FIELD_COMM, comm, sizeof(comm)) ||
-	    revoke_pct_decode(comm, comm))
-		return;
-	for (i = 0; comm[i]; i++)
-		if (comm[i] < 0x20 || comm[i] > 0x7e)
-			comm[i] = '?';
-	printf(" (%s)", comm);
+	if (revoke_kv_get(line, REVOKE_FIELD_COMM, comm, sizeof(comm)))
+		printf(" (%s)", cli_esc_name(comm, esc, sizeof(esc)));
+}
+
+/**
+ * cli_holders_print_user() - " user NAME" if the daemon named the uid,
+ *	else " uid N"; nothing if the line has neither
+ * @line: a line of the answer with uid= and maybe user=
+ */
+void cli_holders_print_user(const char *line)
+{
+	char v[3 * 256 + 1], esc[4 * 256 + 8];
+
+	if (revoke_kv_get(line, REVOKE_FIELD_USER, v, sizeof(v)))
+		printf(" user %s", cli_esc_name(v, esc, sizeof(esc)));
+	else if (revoke_kv_get(line, REVOKE_FIELD_UID, v, sizeof(v)))
+		printf(" uid %s", v);
 }
 
 /**
@@ -33,14 +40,14 @@ static void print_comm(const char *line)
  * @line: a "failure ..." or "killed ..." line of the answer
  * @killed: it is a "killed" line
  *
- * Prints "  failed: pid N (comm) uid U[ thread T]: step: reason" or
- * "  killed: ...", with "; still alive" for a holder SIGKILL has not
+ * Prints "  failed: pid N (comm) user NAME[ thread T]: step: reason" (uid
+ * U when the uid has no name) or "  killed: ...", with "; still alive" for a holder SIGKILL has not
  * ended yet.
  */
 void cli_holders_print(const char *line, bool killed)
 {
 	char pid[24] = "?", tid[24] = "0", step[24] = "?", why[112] = "?";
-	char uid[24], gone[8] = "yes";
+	char gone[8] = "yes";
 
 	revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
 	revoke_kv_get(line, REVOKE_FIELD_TID, tid, sizeof(tid));
@@ -49,8 +56,7 @@ void cli_holders_print(const char *line, bool killed)
 	revoke_kv_get(line, REVOKE_FIELD_GONE, gone, sizeof(gone));
 	printf("  %s: pid %s", killed ? "killed" : "failed", pid);
 	print_comm(line);
-	if (revoke_kv_get(line, REVOKE_FIELD_UID, uid, sizeof(uid)))
-		printf(" uid %s", uid);
+	cli_holders_print_user(line);
 	if (strcmp(tid, "0"))
 		printf(" thread %s", tid);
 	printf(": %s: %s%s\n", step, why, strcmp(gone, "no") ? "" :

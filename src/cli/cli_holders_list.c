@@ -90,56 +90,21 @@ static void holders_access(const char *line, char out[HOLDERS_ACCESS_LEN])
 	out[n] = '\0';
 }
 
-/* A holder's name for a terminal: decoded, non-printable bytes as '?'. */
-static void holders_comm(const char *line, char *comm, size_t len)
+/* The USER column: the name the daemon found through NSS, else the uid. */
+static void holders_user(const char *line, char *out, size_t len)
 {
-	size_t i;
+	char v[3 * 256 + 1];
 
-	if (!revoke_kv_get(line, REVOKE_FIELD_COMM, comm, len) ||
-	    revoke_pct_decode(comm, comm))
-		snprintf(comm, len, "?");
-	for (i = 0; comm[i]; i++)
-		if (comm[i] < 0x20 || comm[i] > 0x7e)
-			comm[i] = '?';
-}
-
-/*
- * uid @uid's name from /etc/passwd, or the number (revoke-bpf is linked
- * statically: no NSS).  The last answer is kept: the rows of one user
- * follow one another.
- */
-static void holders_user(const char *uid, char *out, size_t len)
-{
-	static char last_uid[24], last_name[64];
-	char line[512], *name, *save;
-	FILE *f;
-
-	if (last_uid[0] && !strcmp(uid, last_uid)) {
-		snprintf(out, len, "%s", last_name);
-		return;
-	}
-	snprintf(out, len, "%s", uid);
-	f = fopen("/etc/passwd", "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		name = strtok_r(line, ":", &save);
-		if (!name || !strtok_r(NULL, ":", &save))
-			continue;
-		if (!strcmp(strtok_r(NULL, ":", &save) ?: "", uid)) {
-			snprintf(out, len, "%s", name);
-			break;
-		}
-	}
-	fclose(f);
-	snprintf(last_uid, sizeof(last_uid), "%s", uid);
-	snprintf(last_name, sizeof(last_name), "%s", out);
+	if (revoke_kv_get(line, REVOKE_FIELD_USER, v, sizeof(v)))
+		cli_esc_name(v, out, len);
+	else if (!revoke_kv_get(line, REVOKE_FIELD_UID, out, len))
+		snprintf(out, len, "?");
 }
 
 static void holders_print_text(char *body)
 {
-	char pid[24], uid[24], user[64], comm[64], fds[4096];
-	char access[HOLDERS_ACCESS_LEN];
+	char pid[24], user[64], comm[3 * 16 + 1], esc[4 * 16 + 8];
+	char fds[4096], access[HOLDERS_ACCESS_LEN];
 	char *line;
 
 	printf("%-8s %-10s %-16s %-6s %s\n", "PID", "USER", "COMMAND",
@@ -149,77 +114,34 @@ static void holders_print_text(char *body)
 			continue;
 		if (!revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid)))
 			strcpy(pid, "?");
-		if (!revoke_kv_get(line, REVOKE_FIELD_UID, uid, sizeof(uid)))
-			strcpy(uid, "?");
 		if (!revoke_kv_get(line, REVOKE_FIELD_FD, fds, sizeof(fds)))
 			strcpy(fds, "-");
-		holders_user(uid, user, sizeof(user));
-		holders_comm(line, comm, sizeof(comm));
+		if (!revoke_kv_get(line, REVOKE_FIELD_COMM, comm, sizeof(comm)))
+			strcpy(comm, "%3f");
+		holders_user(line, user, sizeof(user));
 		holders_access(line, access);
-		printf("%-8s %-10s %-16s %-6s %s\n", pid, user, comm, access,
-		       fds);
+		printf("%-8s %-10s %-16s %-6s %s\n", pid, user,
+		       cli_esc_name(comm, esc, sizeof(esc)), access, fds);
 	}
 }
 
-/* One holder as a JSON object; the line's fields are split in place. */
-static void holders_print_json_one(char *line)
-{
-	char access[HOLDERS_ACCESS_LEN], uid[24], user[64];
-	char *cursor = line, *key, *val, *fd, *save;
-	bool first = true, b;
-
-	holders_access(line, access);
-	if (!revoke_kv_get(line, REVOKE_FIELD_UID, uid, sizeof(uid)))
-		strcpy(uid, "?");
-	holders_user(uid, user, sizeof(user));
-	putchar('{');
-	while ((val = revoke_kv_next(&cursor, &key))) {
-		printf("%s", first ? "" : ",");
-		first = false;
-		cli_output_json_string(key);
-		putchar(':');
-		b = !strcmp(key, REVOKE_FIELD_CWD) ||
-		    !strcmp(key, REVOKE_FIELD_ROOT) ||
-		    !strcmp(key, REVOKE_FIELD_EXE);
-		if (b) {
-			printf("%s", strcmp(val, "yes") ? "false" : "true");
-		} else if (!strcmp(key, REVOKE_FIELD_FD)) {
-			putchar('[');
-			for (fd = strtok_r(val, ",", &save); fd && strcmp(fd, "-");
-			     fd = strtok_r(NULL, ",", &save))
-				printf("%s%s", fd == val ? "" : ",", fd);
-			putchar(']');
-		} else if (!strcmp(key, REVOKE_FIELD_COMM)) {
-			if (revoke_pct_decode(val, val))
-				strcpy(val, "?");
-			cli_output_json_string(val);
-		} else if (val[0] && strspn(val, "-0123456789") == strlen(val)) {
-			printf("%s", val);
-		} else {
-			cli_output_json_string(val);
-		}
-	}
-	printf(",\"user\":");
-	cli_output_json_string(user);
-	printf(",\"access\":");
-	cli_output_json_string(access);
-	putchar('}');
-}
-
+/* holders --json: an array of the holders, every field typed, and access */
 static void holders_print_json(char *body)
 {
-	bool first = true;
-	char *line;
+	char access[HOLDERS_ACCESS_LEN], *line;
 
-	putchar('[');
+	json_open(NULL, '[');
 	while ((line = cli_output_next_line(&body))) {
 		if (!cli_output_line_is(line, REVOKE_LINE_HOLDER))
 			continue;
-		printf("%s", first ? "" : ",");
-		first = false;
-		holders_print_json_one(line + strlen(REVOKE_LINE_HOLDER) + 1);
+		holders_access(line, access);
+		json_open(NULL, '{');
+		json_fields(REVOKE_LINE_HOLDER,
+			    line + strlen(REVOKE_LINE_HOLDER) + 1);
+		json_str("access", access);
+		json_close('}');
 	}
-	printf("]\n");
+	json_close(']');
 }
 
 /* How many holder lines @body has, left as it is. */

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cli_output.c - everything revoke-bpf writes: errors (p_err(), the one
- * place for them), text that cannot break a terminal line, and JSON made
- * of the daemon's key=value lines.
+ * place for them), text that cannot break a terminal line (cli_esc()),
+ * times, and JSON strings (the JSON writer is cli_json.c).
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 
@@ -58,25 +60,140 @@ static size_t printable_len(const unsigned char *s)
 	return utf8_len(s);
 }
 
-/*
- * Print @msg on stderr as one line of text whatever the arguments held:
- * control characters and bytes that are not UTF-8 as \xNN, so that a
- * file name cannot move the cursor or break the line.
+/**
+ * cli_esc() - a string a user controls, made one line of safe text
+ * @str: the string (a path, a mount path, a process name, a cause...)
+ * @out: where the escaped text goes; cut short with "..." if it does
+ *	not fit
+ * @len: size of @out, at least 8
+ *
+ * Printable UTF-8 stays as it is; a backslash becomes \\, a newline,
+ * tab or carriage return \n, \t, \r, and any other control character
+ * (C0, DEL, C1) or byte that is not UTF-8 \xNN, so that no name can
+ * move the cursor, retitle the terminal or break a line in two.
+ *
+ * Return: @out.
  */
-static void put_escaped(const char *msg)
+char *cli_esc(const char *str, char *out, size_t len)
 {
-	const unsigned char *s = (const unsigned char *)msg;
+	const unsigned char *s = (const unsigned char *)str;
+	char piece[8];
+	size_t n, o = 0;
+
+	for (; *s; s += n) {
+		n = printable_len(s);
+		if (n && *s != '\\') {
+			memcpy(piece, s, n);
+			piece[n] = '\0';
+		} else {
+			n = 1;
+			if (*s == '\\')
+				strcpy(piece, "\\\\");
+			else if (*s == '\n')
+				strcpy(piece, "\\n");
+			else if (*s == '\t')
+				strcpy(piece, "\\t");
+			else if (*s == '\r')
+				strcpy(piece, "\\r");
+			else
+				snprintf(piece, sizeof(piece), "\\x%02x", *s);
+		}
+		if (o + strlen(piece) + 4 > len) {
+			strcpy(out + o, "...");
+			return out;
+		}
+		strcpy(out + o, piece);
+		o += strlen(piece);
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/**
+ * cli_output_name() - decode a percent-encoded name from the daemon for
+ *	showing it, in place
+ * @s: the field's value; the name on success
+ *
+ * Unlike revoke_pct_decode(), which guards what becomes a request or a
+ * line of the protocol, any byte but NUL may result (a file name may
+ * hold a newline): it is shown through cli_esc() or as a JSON string.
+ *
+ * Return: 0, or -1 if @s is not percent-encoded (%XX, XX hex digits).
+ */
+int cli_output_name(char *s)
+{
+	char *w = s, hex[3] = "";
+	unsigned long v;
+
+	for (; *s; s++) {
+		if (*s != '%') {
+			*w++ = *s;
+			continue;
+		}
+		if (!isxdigit((unsigned char)s[1]) || !isxdigit((unsigned char)s[2]))
+			return -1;
+		memcpy(hex, s + 1, 2);
+		v = strtoul(hex, NULL, 16);
+		if (!v)
+			return -1;
+		*w++ = (char)v;
+		s += 2;
+	}
+	*w = '\0';
+	return 0;
+}
+
+/**
+ * cli_esc_name() - a percent-encoded name from the daemon, decoded and
+ *	escaped for a terminal
+ * @enc: the encoded name
+ * @out: as for cli_esc()
+ * @len: as for cli_esc()
+ *
+ * Return: @out; "?" when @enc cannot be decoded.
+ */
+char *cli_esc_name(const char *enc, char *out, size_t len)
+{
+	char *dec = strdup(enc);
+
+	if (!dec || cli_output_name(dec))
+		snprintf(out, len, "?");
+	else
+		cli_esc(dec, out, len);
+	free(dec);
+	return out;
+}
+
+/**
+ * cli_output_time() - epoch seconds as text: local "2026-12-07 03:14:07"
+ *	(with ".123", milliseconds, when @nsec >= 0), or for JSON RFC 3339
+ *	in UTC, "2026-12-07T03:14:07Z" (with nine digits of fraction when
+ *	@nsec >= 0)
+ * @buf: the text
+ * @len: size of @buf, at least 40
+ * @sec: seconds since the epoch
+ * @nsec: nanoseconds past @sec, or -1
+ * @rfc3339: RFC 3339 in UTC instead of local time
+ */
+void cli_output_time(char *buf, size_t len, long long sec, long nsec,
+		     bool rfc3339)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
 	size_t n;
 
-	while (*s) {
-		n = printable_len(s);
-		if (n) {
-			fwrite(s, 1, n, stderr);
-			s += n;
-		} else {
-			fprintf(stderr, "\\x%02x", *s++);
-		}
+	if (!(rfc3339 ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
+		snprintf(buf, len, "%lld", sec);
+		return;
 	}
+	n = strftime(buf, len, rfc3339 ? "%Y-%m-%dT%H:%M:%S" :
+		     "%Y-%m-%d %H:%M:%S", &tm);
+	if (nsec >= 0 && rfc3339)
+		n += snprintf(buf + n, len - n, ".%09ld", nsec);
+	else if (nsec >= 0)
+		n += snprintf(buf + n, len - n, ".%03ld", nsec / 1000000);
+	if (rfc3339)
+		snprintf(buf + n, len - n, "Z");
 }
 
 /**
@@ -84,11 +201,12 @@ static void put_escaped(const char *msg)
  * @fmt: printf(3) format of what is wrong
  *
  * Prints "revoke-bpf: CMD: what is wrong" as one line of at most 1 KiB on
- * stderr, with --json too: standard output holds only the answer.
+ * stderr, escaped (cli_esc()); with --json also {"error": "what is
+ * wrong"} on stdout, unless the answer was begun there.
  */
 void p_err(const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], esc[4096];
 	va_list ap;
 	int n;
 
@@ -97,9 +215,11 @@ void p_err(const char *fmt, ...)
 	va_end(ap);
 	if (n >= (int)sizeof(msg))
 		memcpy(msg + sizeof(msg) - 4, "...", 4);
-	fprintf(stderr, "revoke-bpf: %s%s", cmd_name, *cmd_name ? ": " : "");
-	put_escaped(msg);
-	fputc('\n', stderr);
+	cli_esc(msg, esc, sizeof(esc));
+	fprintf(stderr, "revoke-bpf: %s%s%s\n", cmd_name, *cmd_name ? ": " : "",
+		esc);
+	if (json_output)
+		json_error(esc);
 }
 
 
@@ -121,6 +241,9 @@ void cli_output_json_string(const char *str)
 	while (*s) {
 		if (*s == '"' || *s == '\\') {
 			printf("\\%c", *s++);
+		} else if (*s == '\n' || *s == '\t' || *s == '\r') {
+			printf("\\%c", *s == '\n' ? 'n' : *s == '\t' ? 't' : 'r');
+			s++;
 		} else if (*s < 0x20) {
 			printf("\\u%04x", *s++);
 		} else if ((n = utf8_len(s))) {
@@ -134,40 +257,6 @@ void cli_output_json_string(const char *str)
 	putchar('"');
 }
 
-static bool is_number(const char *s)
-{
-	return *s && strspn(s, "0123456789") == strlen(s) &&
-	       (s[0] != '0' || !s[1]);
-}
-
-/**
- * cli_output_json_fields() - print the key=value fields of @line as JSON
- *	members
- * @line: a line of the answer; its fields are split in place
- * @first: no member has been printed yet; cleared once one is
- */
-void cli_output_json_fields(char *line, bool *first)
-{
-	char *cursor = line, *key, *val;
-
-	while ((val = revoke_kv_next(&cursor, &key))) {
-		printf("%s", *first ? "" : ",");
-		*first = false;
-		cli_output_json_string(key);
-		putchar(':');
-		/* a name travels percent-encoded; it is shown as it is */
-		if ((!strcmp(key, REVOKE_FIELD_PATH) ||
-		     !strcmp(key, REVOKE_FIELD_COMM)) &&
-		    !revoke_pct_decode(val, val))
-			cli_output_json_string(val);
-		else if (is_number(val))
-			printf("%s", val);
-		else
-			cli_output_json_string(val);
-	}
-}
-
-
 /**
  * cli_output_line_is() - does @line begin with the word @word?
  * @line: a line of the answer
@@ -180,34 +269,6 @@ bool cli_output_line_is(const char *line, const char *word)
 	size_t n = strlen(word);
 
 	return !strncmp(line, word, n) && line[n] == ' ';
-}
-
-/**
- * cli_output_json_lines() - print the lines of @body that begin with
- *	@word as a JSON member @name, an array of objects
- * @name: the member's name
- * @body: the lines (not modified)
- * @word: the first word of the lines to print, a REVOKE_LINE_* word
- */
-void cli_output_json_lines(const char *name, const char *body,
-			   const char *word)
-{
-	char *copy = strdup(body), *cursor = copy, *line;
-	bool first = true;
-
-	printf(",\"%s\":[", name);
-	while (copy && (line = cli_output_next_line(&cursor))) {
-		bool f = true;
-
-		if (!cli_output_line_is(line, word))
-			continue;
-		printf("%s{", first ? "" : ",");
-		cli_output_json_fields(line + strlen(word) + 1, &f);
-		putchar('}');
-		first = false;
-	}
-	putchar(']');
-	free(copy);
 }
 
 /**

@@ -3,112 +3,205 @@
  * cli_query.c - the commands that name nothing: list, status, reload and
  * unload, and how their answers are shown.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-/* A revoked device in list: its type and removal stand in the INODE column. */
-static void print_device(const char *line, const char *rdev)
-{
-	char type[16] = "", at[32] = "", den[32] = "", rm[32] = "0";
-	char cause[40] = "", what[40];
+/*
+ * list's table: every column but the last fits 80 columns; the path (or
+ * the cause of a device or filesystem) comes last, escaped.  The holder
+ * counts are those the add found; nothing counts them again.
+ */
+#define LIST_ROW "%-5s %-9s %-10s %7s %-19s %-14s %s"
 
-	revoke_kv_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
-	revoke_kv_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
-	revoke_kv_get(line, REVOKE_FIELD_REMOVED_AT, rm, sizeof(rm));
-	revoke_kv_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
-	revoke_kv_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
-	snprintf(what, sizeof(what), "%s%s", type, strcmp(rm, "0") ?
-		 ",removed" : "");
-	printf("%-12s %-20s %-8s %-12s %-10s cause=%s\n", rdev, what, "device",
-	       den, at, cause);
+/* One row of LIST_ROW's columns, without spaces at its end. */
+static void __attribute__((format(printf, 1, 2))) list_row(const char *fmt, ...)
+{
+	char row[8192];
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(row, sizeof(row), fmt, ap);
+	va_end(ap);
+	n = strlen(row);
+	while (n && row[n - 1] == ' ')
+		row[--n] = '\0';
+	puts(row);
 }
 
-/* A revoked filesystem in list: every inode of it, "*". */
-static void print_filesystem(const char *line, const char *fs)
+/* An optional field @key of @line, "-" when it is not there. */
+static void list_get(const char *line, const char *key, char *v, size_t len)
 {
-	char at[32] = "", den[32] = "", cause[40] = "";
+	if (!revoke_kv_get(line, key, v, len))
+		snprintf(v, len, "-");
+}
 
-	revoke_kv_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
-	revoke_kv_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
-	revoke_kv_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
-	printf("%-12s %-20s %-8s %-12s %-10s cause=%s\n", fs, "*",
-	       "filesystem", den, at, cause);
+/* revoked_at as local time, or "-" */
+static void list_when(const char *line, char *out, size_t len)
+{
+	char at[32];
+
+	list_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
+	if (strcmp(at, "-") && strcmp(at, "0"))
+		cli_output_time(out, len, strtoll(at, NULL, 10), -1, false);
+	else
+		snprintf(out, len, "-");
+}
+
+/* A revoked device: its type, its number, and why (a cause). */
+static void list_device(const char *line)
+{
+	char type[16], rdev[32], rm[32], den[32], cause[64], when[40];
+	char esc[256], last[320];
+
+	list_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
+	list_get(line, REVOKE_FIELD_RDEV, rdev, sizeof(rdev));
+	list_get(line, REVOKE_FIELD_REMOVED_AT, rm, sizeof(rm));
+	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	list_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
+	list_when(line, when, sizeof(when));
+	snprintf(last, sizeof(last), "%s%s%s", strcmp(rm, "0") ?
+		 "(removed) " : "", strcmp(cause, "-") ? "cause=" : "",
+		 strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
+	list_row(LIST_ROW, type, rdev, "-", den, when, "-", last);
+}
+
+/* A revoked filesystem: every inode of it, "*". */
+static void list_filesystem(const char *line)
+{
+	char fs[32], den[32], cause[64], when[40], esc[256], last[320];
+
+	list_get(line, REVOKE_FIELD_FS, fs, sizeof(fs));
+	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	list_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
+	list_when(line, when, sizeof(when));
+	snprintf(last, sizeof(last), "%s%s", strcmp(cause, "-") ? "cause=" :
+		 "", strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
+	list_row(LIST_ROW, "fs", fs, "*", den, when, "-", last);
+}
+
+/* A revoked inode (or a dead file): its holders at add, and its path. */
+static void list_inode(const char *line)
+{
+	char dev[32], ino[32], kind[16], den[32], when[40], counts[80];
+	char h[16], f[16], m[16], w[16], fl[16];
+	char name[3 * REVOKE_NAME_MAX], esc[4 * REVOKE_NAME_MAX + 64];
+
+	list_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
+	list_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
+	list_get(line, REVOKE_FIELD_KIND, kind, sizeof(kind));
+	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	list_when(line, when, sizeof(when));
+	list_get(line, REVOKE_FIELD_HOLDERS, h, sizeof(h));
+	list_get(line, REVOKE_FIELD_FDS, f, sizeof(f));
+	list_get(line, REVOKE_FIELD_MAPPINGS, m, sizeof(m));
+	list_get(line, REVOKE_FIELD_WAITERS, w, sizeof(w));
+	list_get(line, REVOKE_FIELD_FAILED, fl, sizeof(fl));
+	if (strcmp(h, "-"))
+		snprintf(counts, sizeof(counts), "%s/%s/%s/%s", h, f, m, w);
+	else
+		snprintf(counts, sizeof(counts), "-");
+	if (revoke_kv_get(line, REVOKE_FIELD_PATH, name, sizeof(name)))
+		cli_esc_name(name, esc, sizeof(esc) - 64);
+	else
+		snprintf(esc, sizeof(esc), "-");
+	if (strcmp(fl, "-") && strcmp(fl, "0"))
+		snprintf(esc + strlen(esc), 64, " (%s holders not handled)",
+			 fl);
+	list_row(LIST_ROW, strcmp(kind, "dead") ? "inode" : "dead", dev, ino,
+	       den, when, counts, esc);
+}
+
+/* --all: also the dead files; 0, or -1 after a message */
+static int list_parse(int *argc, char **argv, bool *all)
+{
+	int i, n = 0;
+
+	*all = false;
+	for (i = 0; i < *argc; i++) {
+		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a"))
+			*all = true;
+		else
+			argv[n++] = argv[i];
+	}
+	*argc = n;
+	return 0;
+}
+
+/* list --json: an array of the entries, every field typed */
+static void list_json(char *body, bool all)
+{
+	char *line, kind[16];
+
+	json_open(NULL, '[');
+	while ((line = cli_output_next_line(&body))) {
+		if (!all && revoke_kv_get(line, REVOKE_FIELD_KIND, kind,
+					  sizeof(kind)) && !strcmp(kind, "dead"))
+			continue;
+		json_open(NULL, '{');
+		json_fields(NULL, line);
+		json_close('}');
+	}
+	json_close(']');
 }
 
 /**
- * do_list() - revoke-bpf list: what is revoked, as a table or JSON
+ * do_list() - revoke-bpf list [--all]: what is revoked, as a table or JSON
  * @argc: number of arguments after the command
  * @argv: the arguments
+ *
+ * Dead files (the empty files add puts in a holder's place of a revoked
+ * file's descriptors and mappings, revoked themselves, gone once the
+ * holder closes them) are counted, and shown with --all.
  *
  * Return: 0; 1 on an error; 2 if given an operand.
  */
 int do_list(int argc, char **argv)
 {
 	struct rbuf resp = {};
-	char *body, *line;
-	bool first = true;
-	int n = 0, ret;
+	char *body, *line, kind[16];
+	int n = 0, dead = 0, ret;
+	bool all;
 
+	list_parse(&argc, argv, &all);
 	ret = cli_query(REVOKE_VERB_LIST, argc, argv, &resp, &body);
 	if (ret) {
 		rbuf_free(&resp);
 		return ret;
 	}
-	if (json_output)
-		putchar('[');
+	if (json_output) {
+		list_json(body, all);
+		rbuf_free(&resp);
+		return 0;
+	}
 	while ((line = cli_output_next_line(&body))) {
-		char dev[32] = "", ino[32] = "", at[32] = "", den[32] = "";
-		char kind[16] = "", h[16], f[16] = "", m[16] = "", w[16] = "";
-		char fl[16] = "", counts[80], name[3 * REVOKE_NAME_MAX] = "-";
-		bool fj = true;
-
-		if (json_output) {
-			printf("%s{", first ? "" : ",");
-			cli_output_json_fields(line, &fj);
-			putchar('}');
-			first = false;
+		list_get(line, REVOKE_FIELD_KIND, kind, sizeof(kind));
+		if (!strcmp(kind, "dead") && !all) {
+			dead++;
 			continue;
 		}
 		if (!n++)
-			printf("%-12s %-20s %-8s %-12s %-10s %-30s %-6s %s\n",
-			       "DEV", "INODE", "KIND", "DENIALS", "REVOKED_AT",
-			       "HOLDERS/FDS/MAPS/WAITERS", "FAILED", "PATH");
-		if (revoke_kv_get(line, REVOKE_FIELD_RDEV, dev, sizeof(dev))) {
-			print_device(line, dev);
-			continue;
-		}
-		if (revoke_kv_get(line, REVOKE_FIELD_FS, dev, sizeof(dev))) {
-			print_filesystem(line, dev);
-			continue;
-		}
-		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
-		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
-		revoke_kv_get(line, REVOKE_FIELD_KIND, kind, sizeof(kind));
-		revoke_kv_get(line, REVOKE_FIELD_REVOKED_AT, at, sizeof(at));
-		revoke_kv_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
-		if (revoke_kv_get(line, REVOKE_FIELD_HOLDERS, h, sizeof(h))) {
-			revoke_kv_get(line, REVOKE_FIELD_FDS, f, sizeof(f));
-			revoke_kv_get(line, REVOKE_FIELD_MAPPINGS, m, sizeof(m));
-			revoke_kv_get(line, REVOKE_FIELD_WAITERS, w, sizeof(w));
-			revoke_kv_get(line, REVOKE_FIELD_FAILED, fl, sizeof(fl));
-			snprintf(counts, sizeof(counts), "%s/%s/%s/%s", h, f, m, w);
-		} else {
-			strcpy(counts, "-");
-			strcpy(fl, "-");
-		}
-		if (revoke_kv_get(line, REVOKE_FIELD_PATH, name, sizeof(name)) &&
-		    revoke_pct_decode(name, name))
-			strcpy(name, "?");
-		printf("%-12s %-20s %-8s %-12s %-10s %-30s %-6s %s\n", dev, ino,
-		       kind, den, at, counts, fl, name);
+			list_row(LIST_ROW, "KIND", "DEV", "INODE", "DENIALS",
+			       "REVOKED_AT", "AT ADD:H/F/M/W", "PATH");
+		if (revoke_kv_get(line, REVOKE_FIELD_RDEV, kind, sizeof(kind)))
+			list_device(line);
+		else if (revoke_kv_get(line, REVOKE_FIELD_FS, kind, sizeof(kind)))
+			list_filesystem(line);
+		else
+			list_inode(line);
 	}
-	if (json_output)
-		printf("]\n");
-	else if (!n)
+	if (!n)
 		printf("nothing is revoked\n");
+	if (dead)
+		printf("(%d dead file%s not shown: what holders' descriptors "
+		       "and mappings of a revoked file now refer to, gone once "
+		       "closed; 'list --all' shows them)\n", dead,
+		       dead == 1 ? "" : "s");
 	rbuf_free(&resp);
 	return 0;
 }
@@ -138,8 +231,161 @@ static int check_attached(const char *attached, const char *enforcement)
 	return 0;
 }
 
+/* status's answer, one field a line, and what of it the summary shows */
+struct status_view {
+	char *body;
+	char enforcement[16], attached[32], skipped[16], entries[24];
+	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
+	char kernel[128], pid[24], version[32], uptime[24], lost[24];
+};
+
+/* The value of @key in @body's "key=value" lines, or "?". */
+static void status_get(const char *body, const char *key, char *v, size_t len)
+{
+	size_t n = strlen(key);
+	const char *l;
+
+	snprintf(v, len, "?");
+	for (l = body; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, n) && l[n] == '=') {
+			snprintf(v, len, "%.*s", (int)strcspn(l + n + 1, "\n"),
+				 l + n + 1);
+			return;
+		}
+}
+
+static void status_read(struct status_view *v)
+{
+	status_get(v->body, REVOKE_FIELD_ENFORCEMENT, v->enforcement,
+		   sizeof(v->enforcement));
+	status_get(v->body, REVOKE_FIELD_PROGRAMS_ATTACHED, v->attached,
+		   sizeof(v->attached));
+	status_get(v->body, REVOKE_FIELD_PROGRAMS_SKIPPED, v->skipped,
+		   sizeof(v->skipped));
+	status_get(v->body, REVOKE_FIELD_ENTRIES, v->entries, sizeof(v->entries));
+	status_get(v->body, REVOKE_FIELD_CAPACITY, v->capacity,
+		   sizeof(v->capacity));
+	status_get(v->body, REVOKE_FIELD_DEVICES, v->devices, sizeof(v->devices));
+	status_get(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
+		   sizeof(v->filesystems));
+	status_get(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
+	status_get(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
+	status_get(v->body, REVOKE_FIELD_DAEMON_PID, v->pid, sizeof(v->pid));
+	status_get(v->body, REVOKE_FIELD_VERSION, v->version, sizeof(v->version));
+	status_get(v->body, REVOKE_FIELD_UPTIME_S, v->uptime, sizeof(v->uptime));
+	status_get(v->body, REVOKE_FIELD_EVENTS_LOST, v->lost, sizeof(v->lost));
+}
+
+/* "s" after a count of @n things, but 1 */
+static const char *plural(const char *n)
+{
+	return strcmp(n, "1") ? "s" : "";
+}
+
+/* seconds as "3 s", "4 min", "2 h", "5 d" */
+static void status_uptime(const char *s, char *out, size_t len)
+{
+	unsigned long long t = strtoull(s, NULL, 10);
+
+	if (t < 120)
+		snprintf(out, len, "%llu s", t);
+	else if (t < 7200)
+		snprintf(out, len, "%llu min", t / 60);
+	else if (t < 172800)
+		snprintf(out, len, "%llu h", t / 3600);
+	else
+		snprintf(out, len, "%llu d", t / 86400);
+}
+
+/* The summary: six lines, and one more per problem. */
+static void status_summary(const struct status_view *v)
+{
+	unsigned long long n = strtoull(v->entries, NULL, 10);
+	unsigned long long cap = strtoull(v->capacity, NULL, 10);
+	char up[32], esc[256];
+
+	if (!strcmp(v->enforcement, "attached"))
+		printf("%-12s attached: every revoked file, device and "
+		       "filesystem is denied\n", "enforcement");
+	else if (!strcmp(v->enforcement, "idle"))
+		printf("%-12s idle: nothing is revoked, the programs are "
+		       "detached\n", "enforcement");
+	else
+		printf("%-12s %s\n", "enforcement", cli_esc(v->enforcement, esc,
+							      sizeof(esc)));
+	printf("%-12s %s attached", "programs", v->attached);
+	if (strcmp(v->skipped, "0") && strcmp(v->skipped, "?"))
+		printf(", %s skipped (this kernel lacks their hook)", v->skipped);
+	printf("\n%-12s %s inode%s, %s device%s, %s filesystem%s (room for %s "
+	       "inodes)\n", "entries", v->entries, plural(v->entries),
+	       v->devices, plural(v->devices), v->filesystems,
+	       plural(v->filesystems), v->capacity);
+	printf("%-12s %s\n", "BPF LSM", v->bpf_lsm);
+	printf("%-12s %s\n", "kernel", cli_esc(v->kernel, esc, sizeof(esc)));
+	status_uptime(v->uptime, up, sizeof(up));
+	printf("%-12s pid %s, version %s, up %s\n", "revoke-bpfd", v->pid,
+	       v->version, up);
+	if (strcmp(v->bpf_lsm, "active"))
+		printf("%-12s BPF LSM is not active: nothing can be denied; "
+		       "boot with bpf in lsm=\n", "problem");
+	if (cap && n * 10 >= cap * 9)
+		printf("%-12s the inode set is %llu%% full\n", "problem",
+		       n * 100 / cap);
+	if (strcmp(v->lost, "0") && strcmp(v->lost, "?"))
+		printf("%-12s %s denial events were lost (the ring buffer was "
+		       "full)\n", "problem", v->lost);
+}
+
+/* status -v: every field, "key value", as revoke-bpfd sends them */
+static void status_verbose(char *body)
+{
+	char *line, *eq;
+
+	while ((line = cli_output_next_line(&body))) {
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		printf("%-18s %s\n", line, eq + 1);
+	}
+}
+
+/*
+ * status --json: one object; a dotted key (program.NAME) is a member of
+ * a nested object ("program": {"NAME": ...}), whose keys follow one
+ * another in the answer.
+ */
+static void status_json(char *body)
+{
+	char *line, *eq, *dot, prefix[64] = "";
+
+	json_open(NULL, '{');
+	while ((line = cli_output_next_line(&body))) {
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		dot = strchr(line, '.');
+		if (prefix[0] && (!dot || strncmp(line, prefix, strlen(prefix)) ||
+				  dot - line != (long)strlen(prefix))) {
+			json_close('}');
+			prefix[0] = '\0';
+		}
+		if (dot && !prefix[0]) {
+			snprintf(prefix, sizeof(prefix), "%.*s",
+				 (int)(dot - line), line);
+			json_open(prefix, '{');
+		}
+		json_field(NULL, dot ? dot + 1 : line, eq + 1);
+	}
+	if (prefix[0])
+		json_close('}');
+	json_close('}');
+}
+
 /**
- * do_status() - revoke-bpf status: the daemon's state, one field a line or JSON
+ * do_status() - revoke-bpf status [-v|--verbose]: the daemon's state, a
+ *	summary (at most 12 lines), every field (-v), or JSON
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
@@ -149,39 +395,30 @@ static int check_attached(const char *attached, const char *enforcement)
 int do_status(int argc, char **argv)
 {
 	struct rbuf resp = {};
-	char *body, *line, attached[32] = "", enforcement[16] = "";
-	bool first = true;
-	int ret;
+	struct status_view v = {};
+	bool verbose = false;
+	int i, n = 0, ret;
 
-	ret = cli_query(REVOKE_VERB_STATUS, argc, argv, &resp, &body);
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			verbose = true;
+		else
+			argv[n++] = argv[i];
+	}
+	ret = cli_query(REVOKE_VERB_STATUS, n, argv, &resp, &v.body);
 	if (ret) {
 		rbuf_free(&resp);
 		return ret;
 	}
+	status_read(&v);
 	if (json_output)
-		putchar('{');
-	while ((line = cli_output_next_line(&body))) {
-		char *eq = strchr(line, '=');
-
-		if (!eq)
-			continue;
-		if (!strncmp(line, REVOKE_FIELD_PROGRAMS_ATTACHED "=",
-			      strlen(REVOKE_FIELD_PROGRAMS_ATTACHED "=")))
-			snprintf(attached, sizeof(attached), "%s", eq + 1);
-		if (!strncmp(line, REVOKE_FIELD_ENFORCEMENT "=",
-			      strlen(REVOKE_FIELD_ENFORCEMENT "=")))
-			snprintf(enforcement, sizeof(enforcement), "%s", eq + 1);
-		if (json_output) {
-			cli_output_json_fields(line, &first);
-			continue;
-		}
-		*eq = '\0';
-		printf("%-18s %s\n", line, eq + 1);
-	}
-	if (json_output)
-		printf("}\n");
+		status_json(v.body);
+	else if (verbose)
+		status_verbose(v.body);
+	else
+		status_summary(&v);
 	rbuf_free(&resp);
-	return check_attached(attached, enforcement);
+	return check_attached(v.attached, v.enforcement);
 }
 
 /**
@@ -194,15 +431,31 @@ int do_status(int argc, char **argv)
 int do_reload(int argc, char **argv)
 {
 	struct rbuf resp = {};
-	char *body, *line;
+	char *body, *line, policy[4096] = "?", rules[24] = "?";
+	char source[24] = "?", esc[4 * 4096];
 	int ret;
 
 	ret = cli_query(REVOKE_VERB_RELOAD, argc, argv, &resp, &body);
 	if (ret)
 		goto out;
 	line = cli_output_next_line(&body);
-	printf("%s\n", line ? line : "reloaded");
 	ret = 0;
+	if (json_output) {
+		json_open(NULL, '{');
+		json_str("result", REVOKE_OK_RELOADED);
+		if (line)
+			json_fields(NULL, line);
+		json_close('}');
+		goto out;
+	}
+	if (line) {
+		revoke_kv_get(line, REVOKE_FIELD_POLICY, policy, sizeof(policy));
+		revoke_kv_get(line, REVOKE_FIELD_RULES, rules, sizeof(rules));
+		revoke_kv_get(line, REVOKE_FIELD_SOURCE, source, sizeof(source));
+	}
+	printf("reloaded: %s rule%s from %s (device removals from %s)\n", rules,
+	       strcmp(rules, "1") ? "s" : "", cli_esc_name(policy, esc,
+							   sizeof(esc)), source);
 out:
 	rbuf_free(&resp);
 	return ret;
@@ -227,7 +480,14 @@ int do_unload(int argc, char **argv)
 		      "run 'revoke-bpf unload --yes' to do it");
 		return CLI_EXIT_USAGE;
 	}
-	if (!cli_call(&req, -1, &word, &body, &resp)) {
+	if (cli_call(&req, -1, &word, &body, &resp)) {
+		ret = 1;
+	} else if (json_output) {
+		json_open(NULL, '{');
+		json_str("result", REVOKE_OK_UNLOADED);
+		json_close('}');
+		ret = 0;
+	} else {
 		printf("unloaded: nothing is revoked or enforced any more, and "
 		       "revoke-bpfd has exited\n");
 		ret = 0;

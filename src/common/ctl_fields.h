@@ -83,6 +83,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_PID		"pid"
 #define REVOKE_FIELD_TID		"tid"
 #define REVOKE_FIELD_UID		"uid"
+#define REVOKE_FIELD_USER		"user"	/* uid's name (NSS), when it has one */
 #define REVOKE_FIELD_COMM		"comm"	/* percent-encoded, but in events */
 #define REVOKE_FIELD_STEP		"step"
 #define REVOKE_FIELD_REASON		"reason"
@@ -107,7 +108,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_MATCH		"match"
 #define REVOKE_FIELD_MOUNTED		"mounted"
 /*
- * holders: "holder pid=N uid=N comm=PCT fd=LIST|- mappings=N io_uring=N
+ * holders: "holder pid=N uid=N [user=PCT] comm=PCT fd=LIST|- mappings=N io_uring=N
  * cwd=yes|no root=yes|no exe=yes|no" (pid, uid, comm and mappings as above)
  */
 #define REVOKE_FIELD_CWD		"cwd"
@@ -144,6 +145,16 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_SUBSCRIBERS	"subscribers"
 #define REVOKE_FIELD_SOCKET		"socket"
 #define REVOKE_FIELD_ADMIN_GROUP	"admin_group"
+/* status: the control loop's counts (ctl_loop.c) */
+#define REVOKE_FIELD_CONNECTIONS	"connections"
+#define REVOKE_FIELD_CONNECTIONS_CLOSING "connections_closing"
+#define REVOKE_FIELD_CONNECTIONS_REFUSED "connections_refused"
+#define REVOKE_FIELD_CONNECTIONS_EVICTED "connections_evicted"
+#define REVOKE_FIELD_REQUESTS_LATE	"requests_late"
+#define REVOKE_FIELD_CLIENTS_NOT_READING "clients_not_reading"
+#define REVOKE_FIELD_DESCRIPTORS_REFUSED "descriptors_refused"
+#define REVOKE_FIELD_DESCRIPTOR_REFUSAL	"descriptor_refusal"
+#define REVOKE_FIELD_CLOSER_KICKS	"closer_kicks"
 
 /* reload */
 #define REVOKE_FIELD_POLICY		"policy"
@@ -151,10 +162,25 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_SOURCE		"source"
 
 /* events: one line per denial (dev, ino, pid, uid and comm as above) */
-#define REVOKE_FIELD_TS_NS		"ts_ns"
+#define REVOKE_FIELD_TS_NS		"ts_ns"		/* CLOCK_MONOTONIC */
+#define REVOKE_FIELD_TIME_NS		"time_ns"	/* the same, as epoch ns */
 #define REVOKE_FIELD_TGID		"tgid"
 #define REVOKE_FIELD_HOOK		"hook"
 #define REVOKE_FIELD_OP			"op"
 #define REVOKE_FIELD_ARG		"arg"
+
+/*
+ * How revoke-bpf --json types a field's value (ctl_fields.c): whatever the
+ * type, "-" stands for none (null, or [] for a list).
+ */
+enum revoke_field_type {
+	REVOKE_FT_STRING,	/* as it is */
+	REVOKE_FT_NAME,		/* percent-encoded: decoded */
+	REVOKE_FT_INT,		/* a decimal integer */
+	REVOKE_FT_BOOL,		/* yes|no */
+	REVOKE_FT_INTS,		/* integers separated by commas */
+};
+
+enum revoke_field_type revoke_field_type(const char *line, const char *key);
 
 #endif /* REVOKE_CTL_FIELDS_H */

@@ -35,6 +35,8 @@ struct rbuf {
 	bool failed;
 };
 
+/* user_name.c, revoke-bpfd only (NSS) */
+void revoke_user_field(struct rbuf *resp, long uid);
 void rbuf_printf(struct rbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rbuf_free(struct rbuf *b);

@@ -110,19 +110,19 @@ void ctl_loop_status(const struct ctl_loop *l, struct rbuf *resp)
 			l->conns[i].state == CTL_WRITING;
 		closing += l->conns[i].state == CTL_CLOSING;
 	}
-	rbuf_printf(resp, "connections=%d\n", open);
-	rbuf_printf(resp, "connections_closing=%d\n", closing);
-	rbuf_printf(resp, "connections_refused=%llu\n",
+	rbuf_printf(resp, REVOKE_FIELD_CONNECTIONS "=%d\n", open);
+	rbuf_printf(resp, REVOKE_FIELD_CONNECTIONS_CLOSING "=%d\n", closing);
+	rbuf_printf(resp, REVOKE_FIELD_CONNECTIONS_REFUSED "=%llu\n",
 		    (unsigned long long)l->stats.refused);
-	rbuf_printf(resp, "connections_evicted=%llu\n",
+	rbuf_printf(resp, REVOKE_FIELD_CONNECTIONS_EVICTED "=%llu\n",
 		    (unsigned long long)l->stats.evicted);
-	rbuf_printf(resp, "requests_late=%llu\n", (unsigned long long)l->stats.late);
-	rbuf_printf(resp, "clients_not_reading=%llu\n",
+	rbuf_printf(resp, REVOKE_FIELD_REQUESTS_LATE "=%llu\n", (unsigned long long)l->stats.late);
+	rbuf_printf(resp, REVOKE_FIELD_CLIENTS_NOT_READING "=%llu\n",
 		    (unsigned long long)l->stats.stalled);
-	rbuf_printf(resp, "descriptors_refused=%llu\n",
+	rbuf_printf(resp, REVOKE_FIELD_DESCRIPTORS_REFUSED "=%llu\n",
 		    (unsigned long long)l->stats.fds_refused);
-	rbuf_printf(resp, "descriptor_refusal=%s\n",
+	rbuf_printf(resp, REVOKE_FIELD_DESCRIPTOR_REFUSAL "=%s\n",
 		    l->passrights ? "kernel" : "closer");
-	rbuf_printf(resp, "closer_kicks=%llu\n",
+	rbuf_printf(resp, REVOKE_FIELD_CLOSER_KICKS "=%llu\n",
 		    (unsigned long long)atomic_load(&l->closer.kicks));
 }

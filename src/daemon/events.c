@@ -2,7 +2,8 @@
 /*
  * events.c - every denial the BPF programs report becomes one line:
  *
- *	ts_ns=N pid=N tgid=N uid=N comm=NAME dev=MAJ:MIN ino=N hook=H op=O arg=0xN
+ *	ts_ns=N time_ns=N pid=N tgid=N uid=N comm=PCT dev=MAJ:MIN ino=N hook=H
+ *	op=O arg=0xN
  *
  * written to each subscriber (without blocking: a subscriber that cannot
  * keep up is dropped) and to the daemon's log, at most REVOKE_LOG_PER_SEC
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -69,34 +71,54 @@ static const char *name_of(const char *const *names, size_t n, __u32 i)
 	return i < n && names[i] ? names[i] : "unknown";
 }
 
+/*
+ * @mono_ns (CLOCK_MONOTONIC, bpf_ktime_get_ns()) as nanoseconds since the
+ * epoch: plus the offset between the two clocks now, so that an event
+ * can be matched with the journal.
+ */
+static unsigned long long events_wall_ns(unsigned long long mono_ns)
+{
+	struct timespec rt, mono;
+	long long off;
+
+	if (clock_gettime(CLOCK_REALTIME, &rt) ||
+	    clock_gettime(CLOCK_MONOTONIC, &mono))
+		return 0;
+	off = (long long)(rt.tv_sec - mono.tv_sec) * 1000000000ll +
+	      (rt.tv_nsec - mono.tv_nsec);
+	return mono_ns + (unsigned long long)off;
+}
+
 /**
  * revoke_event_format() - one event as a line of key=value fields
  * @e: the event from the ring buffer
  * @buf: output, ends in a newline
  * @len: size of @buf
  *
- * The task name is the kernel's, so anything but printable ASCII other
- * than space (which separates fields) is shown as '?'.
+ * The task name is percent-encoded, as everywhere in the answers; the
+ * time is both the kernel's monotonic ts_ns and time_ns, the same
+ * instant in nanoseconds since the epoch.
  *
  * Return: the line's length, or -ENOSPC.
  */
 int revoke_event_format(const struct revoke_event *e, char *buf, size_t len)
 {
-	char comm[REVOKE_COMM_LEN + 1];
-	size_t i;
+	char comm[REVOKE_COMM_LEN + 1], enc[3 * REVOKE_COMM_LEN + 1];
 	int n;
 
-	for (i = 0; i < REVOKE_COMM_LEN && e->comm[i]; i++)
-		comm[i] = e->comm[i] > ' ' && e->comm[i] < 0x7f ? e->comm[i] : '?';
-	comm[i] = '\0';
+	memcpy(comm, e->comm, REVOKE_COMM_LEN);
+	comm[REVOKE_COMM_LEN] = '\0';
+	if (!comm[0] || revoke_pct_encode(comm, enc, sizeof(enc)) < 0)
+		snprintf(enc, sizeof(enc), "?");
 	n = snprintf(buf, len,
-		     REVOKE_FIELD_TS_NS "=%llu " REVOKE_FIELD_PID "=%u "
+		     REVOKE_FIELD_TS_NS "=%llu " REVOKE_FIELD_TIME_NS "=%llu "
+		     REVOKE_FIELD_PID "=%u "
 		     REVOKE_FIELD_TGID "=%u " REVOKE_FIELD_UID "=%u "
 		     REVOKE_FIELD_COMM "=%s " REVOKE_FIELD_DEV "=%u:%u "
 		     REVOKE_FIELD_INO "=%llu " REVOKE_FIELD_HOOK "=%s "
 		     REVOKE_FIELD_OP "=%s " REVOKE_FIELD_ARG "=0x%llx\n",
-		     (unsigned long long)e->ts_ns, e->pid, e->tgid, e->uid,
-		     i ? comm : "?", revoke_kdev_major(e->dev),
+		     (unsigned long long)e->ts_ns, events_wall_ns(e->ts_ns),
+		     e->pid, e->tgid, e->uid, enc, revoke_kdev_major(e->dev),
 		     revoke_kdev_minor(e->dev), (unsigned long long)e->ino,
 		     name_of(hook_names, sizeof(hook_names) / sizeof(hook_names[0]), e->hook),
 		     name_of(op_names, sizeof(op_names) / sizeof(op_names[0]), e->op),

@@ -7,6 +7,7 @@
  * if it keeps the connection (events).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -365,7 +366,7 @@ static int verbs_uevent(struct daemon *d, const struct ctl_peer *peer,
 static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 			const struct revoke_req *req, struct rbuf *resp)
 {
-	char err[512];
+	char err[512], enc[3 * PATH_MAX];
 
 	(void)peer;
 	(void)req;
@@ -375,8 +376,11 @@ static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 		return -1;
 	}
 	rbuf_printf(resp, "ok " REVOKE_OK_RELOADED "\n");
+	/* a path, percent-encoded like every name in an answer */
+	if (revoke_pct_encode(d->policy_path, enc, sizeof(enc)) < 0)
+		snprintf(enc, sizeof(enc), "%%3F");
 	rbuf_printf(resp, REVOKE_FIELD_POLICY "=%s " REVOKE_FIELD_RULES "=%zu "
-		    REVOKE_FIELD_SOURCE "=%s\n", d->policy_path,
+		    REVOKE_FIELD_SOURCE "=%s\n", enc,
 		    d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
 	return 0;
 }

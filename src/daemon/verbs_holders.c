@@ -180,8 +180,9 @@ static void verbs_holders_line(struct rbuf *resp, const char *proc,
 	if (revoke_pct_encode(comm, enc, sizeof(enc)) < 0 || !comm[0])
 		snprintf(enc, sizeof(enc), "?");
 	rbuf_printf(resp, REVOKE_LINE_HOLDER " " REVOKE_FIELD_PID "=%d "
-		    REVOKE_FIELD_UID "=%ld " REVOKE_FIELD_COMM "=%s "
-		    REVOKE_FIELD_FD "=", (int)e->pid, uid, enc);
+		    REVOKE_FIELD_UID "=%ld", (int)e->pid, uid);
+	revoke_user_field(resp, uid);
+	rbuf_printf(resp, " " REVOKE_FIELD_COMM "=%s " REVOKE_FIELD_FD "=", enc);
 	for (i = 0; i < e->nfds; i++)
 		rbuf_printf(resp, "%s%d", i ? "," : "", e->fds[i]);
 	rbuf_printf(resp, "%s " REVOKE_FIELD_MAPPINGS "=%zu "

@@ -58,6 +58,7 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 			    (int)f->pid, (int)f->tid, f->step, f->reason);
 		if (f->uid >= 0) {
 			rbuf_printf(resp, " " REVOKE_FIELD_UID "=%ld", f->uid);
+			revoke_user_field(resp, f->uid);
 			comm_field(resp, f->comm);
 		}
 		rbuf_printf(resp, "%s\n", f->keeps_access ? " "
@@ -69,6 +70,7 @@ void pipeline_report_lines(struct rbuf *resp, const struct pipeline_result *res)
 		rbuf_printf(resp, REVOKE_LINE_KILLED " "
 			    REVOKE_FIELD_PID "=%d " REVOKE_FIELD_UID "=%ld",
 			    (int)k->pid, k->uid);
+		revoke_user_field(resp, k->uid);
 		comm_field(resp, k->comm);
 		rbuf_printf(resp, " " REVOKE_FIELD_STEP "=%s "
 			    REVOKE_FIELD_REASON "=%s "

@@ -66,6 +66,7 @@ need_systemd_analyze() {
 	[ -f "$d/usr/share/man/man8/revoke-bpfd.8" ]
 	[ -f "$d/usr/share/man/man5/policy.conf.5" ]
 	[ -f "$d/usr/share/bash-completion/completions/revoke-bpf" ]
+	[ "$(jq -r .title "$d/usr/share/revoke-bpf/revoke-bpf.schema.json")" = "revoke-bpf --json" ]
 	[ -f "$d/etc/revoke-bpf/policy.conf" ]
 	UNIT=$d/usr/lib/systemd/system/revoke-bpfd.service
 	[ "$(directive ExecStart)" = "/usr/sbin/revoke-bpfd \$REVOKE_BPFD_OPTS" ]

@@ -97,7 +97,7 @@ ext4_at() {
 	run revoke-bpf add "$f"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "${lines[2]}" = "  killed: pid $child (hostile) uid 65534: stop: traced_by_pid_${KILL[0]}" ]
+	[ "${lines[2]}" = "  killed: pid $child (hostile) user nobody: stop: traced_by_pid_${KILL[0]}" ]
 	until_true grep -qx "child ended: signal KILL" "$D/out"
 	revoke-bpf del "$f" >/dev/null
 }
@@ -150,22 +150,22 @@ ext4_at() {
 	printf 'source netlink\n%s\n' "$DISK_POLICY" > "$POLICY"
 	run revoke-bpf reload
 	echo "$output"
-	[ "$output" = "policy=$POLICY rules=1 source=netlink" ]
+	[ "$output" = "reloaded: 1 rule from $POLICY (device removals from netlink)" ]
 	remove_disk
 	wait_journal "uevent remove block 8:0: policy line 2, mode release"
 	wait_journal "pipeline rdev=8:0: holders=1 fds=1"
-	revoke-bpf list | grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=netlink$'
+	revoke-bpf list | grep -Eq '^block +8:0 +- +[0-9]+ +[0-9-]+ [0-9:]+ +- +\(removed\) cause=netlink$'
 	ls -l "/proc/$HOLDER/fd/7" | grep -qF '/memfd:revoke-bpf-dead (deleted)'
 }
 
 @test "with the installed udev rule and udevd, a removed disk is revoked" {
 	printf '%s\n' "$DISK_POLICY" > "$POLICY"
 	run revoke-bpf reload
-	[ "$output" = "policy=$POLICY rules=1 source=udev" ]
+	[ "$output" = "reloaded: 1 rule from $POLICY (device removals from udev)" ]
 	remove_disk
 	wait_journal "uevent remove block 8:0: policy line 1, mode release"
 	wait_journal "pipeline rdev=8:0: holders=1 fds=1"
-	revoke-bpf list | grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=udev$'
+	revoke-bpf list | grep -Eq '^block +8:0 +- +[0-9]+ +[0-9-]+ [0-9:]+ +- +\(removed\) cause=udev$'
 	ls -l "/proc/$HOLDER/fd/7" | grep -qF '/memfd:revoke-bpf-dead (deleted)'
 }
 

@@ -31,7 +31,7 @@ teardown_file() {
 
 @test "with nothing revoked no program is attached, and status says idle and exits 0" {
 	start_daemon
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[ "$status" -eq 0 ]
 	[[ $output == *"enforcement        idle"* ]]
 	[[ $output == *"programs_attached  0/"* ]]
@@ -49,7 +49,7 @@ teardown_file() {
 	[ "$status" -eq 0 ]
 	us=$(jq -r .attach_us <<<"$output")
 	[ "$us" -gt 0 ]
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"enforcement        attached"* ]]
 	[[ $output == *"attaches           1"* ]]
 	[[ $output == *"last_attach_us     $us"* ]]

@@ -93,7 +93,7 @@ restart_with_counter_zeroed() {
 
 @test "status never says idle while an entry is in the set" {
 	restart_with_counter_zeroed
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"entries            1"* ]]
 	[[ $output != *"enforcement        idle"* ]]
 }
@@ -244,7 +244,7 @@ restart_with_counter_zeroed() {
 	sleep 2
 	echo 2 > /proc/sys/vm/drop_caches
 	sleep 2
-	revoke-bpf status | grep -E '^(entries|enforcement|detaches) '
+	revoke-bpf status -v | grep -E '^(entries|enforcement|detaches) '
 	run "$PROBE" --rdonly "$D/fuse/f" read
 	expect_lines "first open: EIO"
 	[ "$(status_field entries)" = 1 ]

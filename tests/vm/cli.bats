@@ -8,6 +8,8 @@ load lib
 
 CLEANUP=()
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	F=$(new_file)
 	BEFORE=$(revoke-bpf list --json)
@@ -15,7 +17,13 @@ setup() {
 
 teardown() {
 	local c
+	kill_holders
 	revoke-bpf del "$F" >/dev/null 2>&1 || true
+	if [ -n "${MNT_T:-}" ]; then
+		umount -l "$MNT_T" 2>/dev/null || true
+		revoke-bpf list --json | jq -r '.[] | select(.fs) | .fs' |
+			while read -r fs; do revoke-bpf del --fs-dev "$fs" >/dev/null; done
+	fi
 	for ((c = ${#CLEANUP[@]} - 1; c >= 0; c--)); do
 		eval "${CLEANUP[c]}" >/dev/null 2>&1 || true
 	done
@@ -51,7 +59,7 @@ state_unchanged() {
 
 @test "status reports BPF LSM active and, while something is revoked, every program the kernel can run attached" {
 	revoke "$F"
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[ "$status" -eq 0 ]
 	[[ $output == *"bpf_lsm            active"* ]]
 	local n
@@ -77,25 +85,26 @@ state_unchanged() {
 	6.12.*) ;;
 	*) fileattr=attached skipped=1 ;;
 	esac
-	[[ $output == *'"program.revoke_file_truncate":"'$truncate'"'* ]]
-	[[ $output == *'"program.revoke_mmap_backing_file":"'$backing'"'* ]]
-	[[ $output == *'"program.revoke_file_send_sigiotask":"'$backing'"'* ]]
-	[[ $output == *'"program.revoke_inode_set_acl":"'$acl'"'* ]]
-	[[ $output == *'"program.revoke_inode_setattr":"'$setattr'"'* ]]
-	[[ $output == *'"program.revoke_inode_setattr_6_1":"'$setattr_6_1'"'* ]]
-	[[ $output == *'"program.revoke_inode_file_setattr":"'$fileattr'"'* ]]
-	[[ $output == *'"program.revoke_inode_getxattr":"attached"'* ]]
-	[[ $output == *'"program.revoke_file_ioctl_compat":"attached"'* ]]
-	[[ $output == *'"program.revoke_file_permission":"attached"'* ]]
-	[[ $output == *'"programs_skipped":'$skipped','* ]]
-	[[ $output == *'"program.revoke_sb_free":"attached"'* ]]
-	[ "$(grep -o '"program\.[a-z0-9_]*":' <<<"$output" | wc -l)" -eq 30 ]
+	prog() { jq -r ".program.revoke_$1" <<<"$output"; }
+	[ "$(prog file_truncate)" = "$truncate" ]
+	[ "$(prog mmap_backing_file)" = "$backing" ]
+	[ "$(prog file_send_sigiotask)" = "$backing" ]
+	[ "$(prog inode_set_acl)" = "$acl" ]
+	[ "$(prog inode_setattr)" = "$setattr" ]
+	[ "$(prog inode_setattr_6_1)" = "$setattr_6_1" ]
+	[ "$(prog inode_file_setattr)" = "$fileattr" ]
+	[ "$(prog inode_getxattr)" = attached ]
+	[ "$(prog file_ioctl_compat)" = attached ]
+	[ "$(prog file_permission)" = attached ]
+	[ "$(jq .programs_skipped <<<"$output")" = "$skipped" ]
+	[ "$(prog sb_free)" = attached ]
+	[ "$(jq '.program | length' <<<"$output")" -eq 30 ]
 }
 
 @test "the maps and the attached programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
 	local progs
 	revoke "$F"
-	progs=$(revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) *attached$/\1/p')
+	progs=$(revoke-bpf status -v | sed -n 's/^program\.\([a-z0-9_]*\) *attached$/\1/p')
 	run ls /sys/fs/bpf/revoke-bpf
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
@@ -378,12 +387,12 @@ refused() {
 @test "enforcement outlives the daemon, and a restarted daemon adopts it" {
 	revoke "$F"
 	local n
-	n=$(revoke-bpf list | tail -n +2 | wc -l)
+	n=$(revoke-bpf list --all | tail -n +2 | wc -l)
 	stop_daemon KILL
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
 	start_daemon
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"adopted            yes"* ]]
 	[[ $output == *"entries            $n"* ]]
 	run revoke-bpf list --json
@@ -563,4 +572,141 @@ refused() {
 	[ "$output" = "…${p: -252}" ]
 	revoke-bpf del "$p" >/dev/null
 	state_unchanged
+}
+
+# ---- what people read, and one JSON (issue 34) ----------------------------
+
+SCHEMA=$REPO/doc/revoke-bpf.schema.json
+
+# valid VERB: stdin (JSON documents) is valid against the schema's
+# $defs/VERB; prints what is not, and fails, otherwise
+valid() {
+	local errs
+	errs=$(jq -r --slurpfile schema "$SCHEMA" --arg verb "$1" \
+		-f "$REPO/tests/lib/schema.jq")
+	[ -z "$errs" ] || { echo "$1: $errs"; return 1; }
+}
+
+# tmpfs_at DIR: a tmpfs mounted at DIR (made), unmounted in teardown
+tmpfs_at() {
+	mkdir -p "$1"
+	mount -t tmpfs tmpfs "$1"
+	MNT_T=$1
+}
+
+@test "every verb's --json validates against doc/revoke-bpf.schema.json: holders, add, list, status, events, del, reload, umount, an error" {
+	local ev m
+	start_holder "$BATS_TEST_TMPDIR/h.out" hold "$F"
+	run revoke-bpf --json holders "$F"
+	[ "$status" -eq 0 ]
+	valid holders <<<"$output"
+	[ "$(jq -c ".[] | select(.pid == $HOLDER_PID) | [.user, .access]" <<<"$output")" = '["root","f"]' ]
+	run revoke-bpf --json add "$F"
+	[ "$status" -eq 0 ]
+	valid add <<<"$output"
+	[ "$(jq -c '[.result, .report.holders, .failures]' <<<"$output")" = '["added",1,[]]' ]
+	run revoke-bpf --json list --all
+	[ "$status" -eq 0 ]
+	valid list <<<"$output"
+	run revoke-bpf --json status
+	[ "$status" -eq 0 ]
+	valid status <<<"$output"
+	[ "$(jq -c '[.enforcement, (.adopted | type)]' <<<"$output")" = '["attached","boolean"]' ]
+	revoke-bpf --json events --count 1 > "$BATS_TEST_TMPDIR/ev" &
+	ev=$!
+	wait_subscribed 1
+	cat "$F" 2>/dev/null || true
+	wait $ev
+	valid event < "$BATS_TEST_TMPDIR/ev"
+	# the wall-clock time of the denial is now, within a minute
+	[ $(( $(jq '.time_ns / 1e9 | floor' "$BATS_TEST_TMPDIR/ev") - $(date +%s) )) -le 60 ]
+	[ $(( $(date +%s) - $(jq '.time_ns / 1e9 | floor' "$BATS_TEST_TMPDIR/ev") )) -le 60 ]
+	run revoke-bpf --json del "$F"
+	[ "$status" -eq 0 ]
+	valid del <<<"$output"
+	run revoke-bpf --json reload
+	[ "$status" -eq 0 ]
+	valid reload <<<"$output"
+	m=$BATS_TEST_TMPDIR/m
+	tmpfs_at "$m"
+	echo x > "$m/f"
+	run revoke-bpf --json umount "$m"
+	[ "$status" -eq 0 ]
+	valid umount <<<"$output"
+	[ "$(jq -c '[.result, .filesystems[0].gone]' <<<"$output")" = '["umounted",true]' ]
+	run --separate-stderr revoke-bpf --json add /nonexistent/file
+	[ "$status" -eq 1 ]
+	valid error <<<"$output"
+	[ "$(jq -r .error <<<"$output")" = "${stderr#revoke-bpf: add: }" ]
+}
+
+@test "the schema check fails on a removed field and on a wrong type" {
+	revoke "$F"
+	local doc
+	doc=$(revoke-bpf --json status)
+	valid status <<<"$doc"
+	run valid status <<<"$(jq 'del(.entries)' <<<"$doc")"
+	[ "$status" -eq 1 ]
+	[ "$output" = "status: \$: entries is missing" ]
+	run valid status <<<"$(jq '.adopted = "no"' <<<"$doc")"
+	[ "$status" -eq 1 ]
+	[ "$output" = 'status: $.adopted: string where "boolean" is expected' ]
+	run valid list <<<"$(revoke-bpf --json list | jq '.[0].ino |= tostring')"
+	[ "$status" -eq 1 ]
+	[ "$output" = 'list: $[0].ino: string where "integer" is expected' ]
+}
+
+@test "status is a summary of at most 12 lines; status -v is every field" {
+	revoke "$F"
+	run revoke-bpf status
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -le 12 ]
+	[ "${lines[0]}" = "enforcement  attached: every revoked file, device and filesystem is denied" ]
+	[[ ${lines[1]} =~ ^programs\ +([0-9]+)/([0-9]+)\ attached ]]
+	[ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]
+	[ "${lines[3]}" = "BPF LSM      active" ]
+	[ "${lines[4]}" = "kernel       $(uname -r)" ]
+	run revoke-bpf status -v
+	[ "${#lines[@]}" -gt 40 ]
+	[ "$(grep -c '^program\.' <<<"$output")" -eq 30 ]
+}
+
+@test "list fits 80 columns with the path last and the time in local ISO 8601" {
+	revoke "$F"
+	run revoke-bpf list
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "KIND  DEV       INODE      DENIALS REVOKED_AT          AT ADD:H/F/M/W PATH" ]
+	local row
+	row=$(grep -F " $F" <<<"$output")
+	[ "${row:70}" = "$F" ]
+	[[ $row =~ ^inode\ $(devof "$F")\ +$(stat -c %i "$F")\ +0\ $(date +%Y-%m-%d)\ [0-9]{2}:[0-9]{2}:[0-9]{2}\ 0/0/0/0\ +$F$ ]]
+}
+
+@test "a process name with control characters is shown escaped by holders, a mount path by umount" {
+	local m fd
+	# a shell that names itself (only a process may write its own comm,
+	# and each write(2) replaces it: no newline, which would flush
+	# printf's buffer in two writes) and holds F on fd 7 until killed
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	bash -c 'printf "ev\r\033[2J\007" > /proc/self/comm; exec 7<"$1"
+		echo ready > "$2"; read -r _ <> "$3"' _ "$F" \
+		"$BATS_TEST_TMPDIR/h.out" "$BATS_TEST_TMPDIR/fifo" 3>&- &
+	HOLDER_PID=$!
+	wait_ready_line "$BATS_TEST_TMPDIR/h.out" "a holder named ev<CR><ESC>[2J<BEL>"
+	fd=7
+	run revoke-bpf holders "$F"
+	[ "$status" -eq 0 ]
+	expect_lines "PID      USER       COMMAND          ACCESS FD" \
+		"$(printf '%-8s %-10s %-16s %-6s %s' "$HOLDER_PID" root 'ev\r\x1b[2J\x07' f "$fd")"
+	[ "$(revoke-bpf --json holders "$F" | jq -c '.[0].comm')" = '"ev\r\u001b[2J\u0007"' ]
+	kill_holders
+	m=$BATS_TEST_TMPDIR/$'m\e]0;PWN\a'
+	tmpfs_at "$m"
+	run revoke-bpf umount "$m"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "filesystem "*" (tmpfs) of $BATS_TEST_TMPDIR/m\\x1b]0;PWN\\x07: revoked" ]]
+	grep -qxF "  umount $BATS_TEST_TMPDIR/m\\x1b]0;PWN\\x07: done" <<<"$output" ||
+		grep -qxF "  umount $BATS_TEST_TMPDIR/m\\x1b]0;PWN\\x07: gone" <<<"$output"
+	[[ ${lines[-1]} =~ ^\ \ took\ [0-9.]+\ (us|ms|s):\ sync\ [0-9.]+\ (us|ms|s),\ holders\  ]]
+	! grep -q $'\e' <<<"$output"
 }

@@ -41,7 +41,7 @@ ms_of() {
 
 # stat_of NAME: a status field's value
 stat_of() {
-	revoke-bpf status | sed -n "s/^$1  *//p"
+	revoke-bpf status -v | sed -n "s/^$1  *//p"
 }
 
 # base_add: time an add of a new file with nothing in the way, the programs

@@ -109,7 +109,7 @@ holder_exits() {
 	[[ ${lines[1]} =~ ^"  holders "[0-9]+": fds 0, mappings "[0-9]+", waiters 0; woken 0, unmapped "[0-9]+", released 0; failed 0"(", killed "[0-9]+)?$ ]]
 	# any holder killed is a generation, named and with its reason
 	for l in "${lines[@]:2}"; do
-		[[ $l =~ ^"  killed: pid "[0-9]+" (hostile) uid 65534: "(rescan: new_holder_after_4_passes|stop: no_thread_stopped)$ ]] ||
+		[[ $l =~ ^"  killed: pid "[0-9]+" (hostile) user nobody: "(rescan: new_holder_after_4_passes|stop: no_thread_stopped)$ ]] ||
 			[[ $l =~ ^"  slow: pid "[0-9]+" (hostile) took "[0-9]+" ms"$ ]]
 	done
 	for i in $(seq 1 200); do
@@ -135,7 +135,7 @@ holder_exits() {
 	run revoke-bpf add "$f"
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "  holders 2: fds 0, mappings 2, waiters 0; woken 0, unmapped 1, released 0; failed 0, killed 1" ]
-	[ "${lines[2]}" = "  killed: pid $child (hostile) uid 65534: stop: traced_by_pid_$HOLDER_PID" ]
+	[ "${lines[2]}" = "  killed: pid $child (hostile) user nobody: stop: traced_by_pid_$HOLDER_PID" ]
 	[ "${#lines[@]}" -eq 3 ]
 	wait_line "$D/out" "child ended: signal KILL"
 	holder_exits 0
@@ -150,7 +150,7 @@ holder_exits() {
 	run revoke-bpf add "$f" --spare
 	[ "$status" -eq 4 ]
 	[ "${lines[1]}" = "  holders 2: fds 0, mappings 2, waiters 0; woken 0, unmapped 1, released 0; failed 1" ]
-	[ "${lines[2]}" = "  failed: pid $child (hostile) uid 65534: stop: traced_by_pid_$HOLDER_PID" ]
+	[ "${lines[2]}" = "  failed: pid $child (hostile) user nobody: stop: traced_by_pid_$HOLDER_PID" ]
 	[ "${#lines[@]}" -eq 3 ]
 	# alive, traced by its parent only, not stopped
 	untouched "$child" "$HOLDER_PID"
@@ -171,7 +171,7 @@ holder_exits() {
 	stop_daemon
 	start_daemon
 	[ "$status" -eq 4 ]
-	[ "${lines[2]}" = "  failed: pid $child (hostile) uid 65534: stop: traced_by_pid_$HOLDER_PID" ]
+	[ "${lines[2]}" = "  failed: pid $child (hostile) user nobody: stop: traced_by_pid_$HOLDER_PID" ]
 	untouched "$child" "$HOLDER_PID"
 }
 
@@ -183,10 +183,10 @@ holder_exits() {
 	KILL+=("$child")
 	run revoke-bpf --json add "$f" --spare
 	[ "$status" -eq 4 ]
-	[[ $output == *"\"failures\":[{\"pid\":$child,\"tid\":0,\"step\":\"stop\",\"reason\":\"traced_by_pid_$HOLDER_PID\",\"uid\":65534,\"comm\":\"hostile\"}],\"killed\":[]"* ]]
+	[[ $output == *"\"failures\":[{\"pid\":$child,\"tid\":0,\"step\":\"stop\",\"reason\":\"traced_by_pid_$HOLDER_PID\",\"uid\":65534,\"user\":\"nobody\",\"comm\":\"hostile\"}],\"killed\":[]"* ]]
 	run revoke-bpf --json add "$f"
 	[ "$status" -eq 0 ]
-	[[ $output == *"\"failures\":[],\"killed\":[{\"pid\":$child,\"uid\":65534,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$HOLDER_PID\",\"gone\":\"yes\"}]"* ]]
+	[[ $output == *"\"failures\":[],\"killed\":[{\"pid\":$child,\"uid\":65534,\"user\":\"nobody\",\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$HOLDER_PID\",\"gone\":true}]"* ]]
 	wait_line "$D/out" "child ended: signal KILL"
 }
 
@@ -223,7 +223,7 @@ fuse_stuck() {
 	run revoke-bpf add "$F"
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" ]
-	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) uid 65534: stop: no_thread_stopped" ]
+	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) user nobody: stop: no_thread_stopped" ]
 	# the second it waited for a stop that never came, named
 	[[ ${lines[3]} =~ ^"  slow: pid $HOLDER_PID (hostile) took 1"[0-9]{3}" ms"$ ]]
 	[ "${#lines[@]}" -eq 4 ]
@@ -235,8 +235,8 @@ fuse_stuck() {
 	run revoke-bpf add "$F"
 	[ "$status" -eq 4 ]
 	[ "${lines[1]}" = "  holders 1: fds 0, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 1, killed 1" ]
-	[ "${lines[2]}" = "  failed: pid $HOLDER_PID (hostile) uid 65534: kill: alive_2000ms_after_SIGKILL" ]
-	[ "${lines[3]}" = "  killed: pid $HOLDER_PID (hostile) uid 65534: stop: no_thread_stopped; still alive" ]
+	[ "${lines[2]}" = "  failed: pid $HOLDER_PID (hostile) user nobody: kill: alive_2000ms_after_SIGKILL" ]
+	[ "${lines[3]}" = "  killed: pid $HOLDER_PID (hostile) user nobody: stop: no_thread_stopped; still alive" ]
 	[[ ${lines[4]} =~ ^"  slow: pid $HOLDER_PID (hostile) took 1"[0-9]{3}" ms"$ ]]
 	[ "${#lines[@]}" -eq 5 ]
 	# its close of the FUSE file (FUSE_FLUSH) waits: it dies with the server
@@ -389,8 +389,8 @@ json_add() {
 		[ "${ADD_US[$i]}" -lt 2000000 ] || { echo "add $i took ${ADD_US[$i]} us: ${ADD_OUT[$i]}"; return 1; }
 		case $i in
 		2) [[ ${ADD_OUT[$i]} == *"\"slowest\":["*"{\"pid\":$vparent,\"comm\":\"hostile\",\"us\":"* ]] &&
-		   [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":\"yes\"}]"* ]] ;;
-		3) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$tchild,\"uid\":65534,\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$tparent\",\"gone\":\"yes\"}]"* ]] ;;
+		   [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"user\":\"root\",\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":true}]"* ]] ;;
+		3) [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$tchild,\"uid\":65534,\"user\":\"nobody\",\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"traced_by_pid_$tparent\",\"gone\":true}]"* ]] ;;
 		*) [[ ${ADD_OUT[$i]} == *'"failures":[],"killed":[]'* ]] ;;
 		esac || { echo "add $i: ${ADD_OUT[$i]}"; return 1; }
 	done
@@ -436,7 +436,7 @@ json_add() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[1]} == *", killed 1" ]]
-	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) uid 0: stop: asleep_in_vfork" ]
+	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (hostile) user root: stop: asleep_in_vfork" ]
 	[ "${#lines[@]}" -eq 3 ]
 	holder_exits 137
 }
@@ -475,7 +475,7 @@ json_add() {
 	[ "$status" -eq 4 ]
 	[ $((SECONDS - t0)) -lt 60 ]
 	echo "$output" | grep -Fxq "  sync: timeout"
-	echo "$output" | grep -Fxq "  failed: pid $cat (cat) uid 0: kill: alive_2000ms_after_SIGKILL"
+	echo "$output" | grep -Fxq "  failed: pid $cat (cat) user root: kill: alive_2000ms_after_SIGKILL"
 	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
 	# the daemon's own sync, killed when it timed out, is no holder
 	! echo "$output" | grep -q "(revoke-bpfd)"

@@ -56,7 +56,7 @@ teardown() {
 	[[ $output == *"Input/output error"* ]]
 	run revoke-bpf list
 	printf '%s\n' "${lines[@]}" |
-		grep -Eq "^7:$N +\* +filesystem +[0-9]+ +[0-9]+ +cause=image\$"
+		grep -Eq "^fs +7:$N +\* +[0-9]+ +[0-9-]+ [0-9:]+ +- +cause=image\$"
 }
 
 @test "add IMAGE handles the holders on the mounted image: a cwd inside, a descriptor of a file" {
@@ -82,7 +82,7 @@ teardown() {
 @test "add IMAGE --json lists the filesystem under mounted" {
 	run revoke-bpf add "$IMG" --json
 	[ "$status" -eq 3 ]
-	[[ $output == *'"mounted":[{"fs":"7:'$N'","fstype":"ext4","revoked":"yes","holders":0,"released":0,"failed":0}]'* ]]
+	[[ $output == *'"mounted":[{"fs":"7:'$N'","fstype":"ext4","revoked":true,"holders":0,"released":0,"failed":0}]'* ]]
 }
 
 @test "del --fs-dev lifts the image's filesystem, and del IMAGE the image: the file reads again through the mount" {
@@ -98,7 +98,7 @@ teardown() {
 	expect_lines "read: ok"
 	[ "$(cat "$D/m/file")" = "some content" ]
 	run revoke-bpf list
-	! printf '%s\n' "${lines[@]}" | grep -q filesystem
+	! printf '%s\n' "${lines[@]}" | grep -q "^fs "
 }
 
 @test "an image that is not mounted revokes no filesystem, and another mounted image is untouched" {

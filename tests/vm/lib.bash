@@ -48,7 +48,7 @@ start_daemon() {
 wait_subscribed() {
 	local i
 	for i in $(seq 1 100); do
-		revoke-bpf status | grep -q "^subscribers  *$1\$" && return 0
+		revoke-bpf status -v | grep -q "^subscribers  *$1\$" && return 0
 		sleep 0.1
 	done
 	return 1
@@ -209,24 +209,24 @@ need_probe32() {
 
 # prog_state NAME: what status says of program NAME (attached, skipped, ...)
 prog_state() {
-	revoke-bpf status | sed -n "s/^program\.$1  *//p"
+	revoke-bpf status -v | sed -n "s/^program\.$1  *//p"
 }
 
 # nr_attached: how many programs status says are attached.
 nr_attached() {
-	revoke-bpf status | grep -c '^program\.[a-z0-9_]* *attached$'
+	revoke-bpf status -v | grep -c '^program\.[a-z0-9_]* *attached$'
 }
 
 # all_attached: status says every program this kernel can run is attached.
 all_attached() {
 	local n
 	n=$(nr_attached)
-	revoke-bpf status | grep -qx "programs_attached  *$n/$n"
+	revoke-bpf status -v | grep -qx "programs_attached  *$n/$n"
 }
 
 # status_field NAME: the value status gives NAME
 status_field() {
-	revoke-bpf status | sed -n "s/^$1  *//p"
+	revoke-bpf status -v | sed -n "s/^$1  *//p"
 }
 
 # is_idle: status says nothing is attached because nothing is revoked
@@ -234,7 +234,7 @@ is_idle() { [ "$(status_field enforcement)" = idle ]; }
 
 # prog_names: every program status names
 prog_names() {
-	revoke-bpf status | sed -n 's/^program\.\([a-z0-9_]*\) .*/\1/p'
+	revoke-bpf status -v | sed -n 's/^program\.\([a-z0-9_]*\) .*/\1/p'
 }
 
 # nr_link_pins: how many of those programs have a pinned link

@@ -75,7 +75,7 @@ teardown() {
 @test "list and add --json tell the loop device revoked with the file" {
 	run revoke-bpf add "$F" --json
 	[ "$status" -eq 0 ]
-	[[ $output == *'"loops":[{"rdev":"7:'$N'","denied":"yes","detached":"yes","released":0}]'* ]]
+	[[ $output == *'"loops":[{"rdev":"7:'$N'","denied":true,"detached":true,"released":0}]'* ]]
 	run revoke-bpf list
-	[[ $output == *"7:$N "*"block,removed"*"device"*"cause=loop"* ]]
+	[[ $output == *"block 7:$N "*"(removed) cause=loop"* ]]
 }

@@ -200,7 +200,7 @@ mapping_replaced_keeps_sigtrap() {
 	run revoke-bpf add "$f" --no-release --spare
 	[ "$status" -eq 4 ]
 	[ "${lines[1]}" = "  holders 1: fds 1, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1" ]
-	[ "${lines[2]}" = "  failed: pid $pid (holder) uid 0: stop: traced_by_pid_$spid" ]
+	[ "${lines[2]}" = "  failed: pid $pid (holder) user root: stop: traced_by_pid_$spid" ]
 	# untouched: still blocked in its read, not stopped by us
 	[ "$(cut -d' ' -f1 "/proc/$pid/syscall")" = 0 ]
 	not_stopped "$pid"

@@ -58,7 +58,7 @@ umount_ext4() {
 	# the same entries, denial counts aside
 	[ "$(revoke-bpf list --json | sed 's/"denials":[0-9]*//g')" = \
 	  "$(echo "$before" | sed 's/"denials":[0-9]*//g')" ]
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"adopted            yes"* ]]
 }
 
@@ -90,7 +90,7 @@ umount_ext4() {
 	[ "$output" = new ]
 	run revoke-bpf list --json
 	[[ $output != *"\"ino\":$ino,"* ]]
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"freed_inodes       "[1-9]* ]]
 	umount_ext4
 }
@@ -115,7 +115,7 @@ umount_ext4() {
 	pid=$(cat /tmp/cat.pid)
 	ino=$(stat -c %i "$F")
 	run cat /tmp/events.out
-	[[ $output =~ ^ts_ns=[0-9]+\ pid=$pid\ tgid=$pid\ uid=0\ comm=cat\ dev=$(devof "$F")\ ino=$ino\ hook=file_open\ op=open\ arg=0x[0-9a-f]+$ ]]
+	[[ $output =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}\ [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}\ pid=$pid\ tgid=$pid\ uid=0\ comm=cat\ dev=$(devof "$F")\ ino=$ino\ hook=file_open\ op=open\ arg=0x[0-9a-f]+$ ]]
 }
 
 @test "events --json prints one JSON object per denial" {
@@ -128,7 +128,7 @@ umount_ext4() {
 	wait $ev
 	run cat /tmp/events.json
 	[ "${#lines[@]}" -eq 2 ]
-	[[ ${lines[0]} == '{"ts_ns":'*'"hook":"file_open","op":"open","arg":"0x'*'"}' ]]
+	[[ ${lines[0]} == '{"ts_ns":'*',"time_ns":'*'"hook":"file_open","op":"open","arg":"0x'*'","time":"20'*'Z"}' ]]
 }
 
 @test "denials are logged by the daemon" {
@@ -235,7 +235,7 @@ umount_ext4() {
 	run "$PROBE" "$F" read
 	expect_lines "read: EIO"
 	start_daemon
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"adopted            no"* ]]
 	[[ $output == *"replaced_programs  1"* ]]
 	all_attached
@@ -252,7 +252,7 @@ umount_ext4() {
 	# what a build before the filter left pinned: no revoke_filter
 	rm /sys/fs/bpf/revoke-bpf/revoke_filter
 	start_daemon
-	run revoke-bpf status
+	run revoke-bpf status -v
 	[[ $output == *"replaced_programs  $(nr_attached)"* ]]
 	all_attached
 	run "$PROBE" "$F" read
@@ -277,7 +277,7 @@ umount_ext4() {
 	expect_lines 2
 	[ ! -e /sys/fs/bpf/revoke-bpf/revoke_table ]
 	start_daemon
-	run revoke-bpf status
+	run revoke-bpf status -v
 	all_attached
 	grep -Eq '^entries +2$' <<<"$output"
 	[ ! -e /sys/fs/bpf/revoke-bpf/revoked ]

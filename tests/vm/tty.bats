@@ -89,7 +89,7 @@ finish() {
 	DEL="--rdev $SLAVE_RDEV --char"
 	run revoke-bpf add --rdev "$SLAVE_RDEV" --char --json
 	[ "$status" -eq 0 ]
-	[[ $output == *'"ttys":[{"rdev":"'$SLAVE_RDEV'","hungup":"yes"}]'* ]]
+	[[ $output == *'"ttys":[{"rdev":"'$SLAVE_RDEV'","hungup":true}]'* ]]
 	run finish a 5
 	expect_lines "read: EIO" "write: EIO" "open: ENXIO" "sighup: yes"
 }

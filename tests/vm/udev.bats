@@ -196,7 +196,7 @@ dead_fd() {
 	# the list also has the dead file the descriptors now refer to
 	run revoke-bpf list
 	printf '%s\n' "${lines[@]}" |
-		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=udev$'
+		grep -Eq '^block +8:0 +- +[0-9]+ +[0-9-]+ [0-9:]+ +- +\(removed\) cause=udev$'
 
 }
 
@@ -244,18 +244,18 @@ dead_fd() {
 	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 1, mode release"
 	echo "$GOOD_POLICY" > "$POLICY"
 	run revoke-bpf reload
-	expect_lines "policy=$POLICY rules=1 source=udev"
+	expect_lines "reloaded: 1 rule from $POLICY (device removals from udev)"
 }
 
 @test "with source netlink the daemon revokes a removed disk from the kernel's own uevent, and ignores the rule's" {
 	printf 'source netlink\n%s\n' "$GOOD_POLICY" > "$POLICY"
 	run revoke-bpf reload
-	expect_lines "policy=$POLICY rules=1 source=netlink"
+	expect_lines "reloaded: 1 rule from $POLICY (device removals from netlink)"
 	remove_disk
 	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 2, mode release"
 	run revoke-bpf list
 	printf '%s\n' "${lines[@]}" |
-		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=netlink$'
+		grep -Eq '^block +8:0 +- +[0-9]+ +[0-9-]+ [0-9:]+ +- +\(removed\) cause=netlink$'
 }
 
 @test "udevadm test --action=remove shows the shipped rule running revoke-bpf uevent" {
@@ -307,9 +307,9 @@ dead_fd() {
 	not_stopped "$HOLDER_PID"
 	run revoke-bpf list
 	printf '%s\n' "${lines[@]}" |
-		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=udev$'
+		grep -Eq '^block +8:0 +- +[0-9]+ +[0-9-]+ [0-9:]+ +- +\(removed\) cause=udev$'
 	# gone: nothing of it is left in the revoked filesystem set
-	! printf '%s\n' "${lines[@]}" | grep -q filesystem
+	! printf '%s\n' "${lines[@]}" | grep -q "^fs "
 	rescan
 	[ "$(stat -c %t:%T /dev/sda)" = "8:0" ]
 	# the partition's node comes with its own, later event
@@ -367,7 +367,7 @@ dead_fd() {
 	hold_fs
 	printf 'source netlink\n%s\n' "$UMOUNT_POLICY" > "$POLICY"
 	run revoke-bpf reload
-	expect_lines "policy=$POLICY rules=1 source=netlink"
+	expect_lines "reloaded: 1 rule from $POLICY (device removals from netlink)"
 	remove_disk
 	wait_log "revoke-bpfd: uevent remove block 8:1: no policy rule"
 	wait_log "revoke-bpfd: uevent remove block 8:0: policy line 2, mode umount"
@@ -377,7 +377,7 @@ dead_fd() {
 	dead_fd "$HOLDER_PID"
 	run revoke-bpf list
 	printf '%s\n' "${lines[@]}" |
-		grep -Eq '^8:0 +block,removed +device +[0-9]+ +[0-9]+ +cause=netlink$'
+		grep -Eq '^block +8:0 +- +[0-9]+ +[0-9-]+ [0-9:]+ +- +\(removed\) cause=netlink$'
 }
 
 @test "without mode=umount a removed disk's mounted filesystem stays mounted, and the disk comes back as sdb" {

@@ -128,8 +128,8 @@ check_forced() {
 	local fs=$1 m=$2 l=$3 dir=$4
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
-	echo "$output" | grep -Eq "^  killed: pid $E \(busybox\) uid 0: exe: exe_on_fs$"
-	echo "$output" | grep -Eq "^  killed: pid $C \(busybox\) uid 0: exe: exe_on_fs$"
+	echo "$output" | grep -Eq "^  killed: pid $E \(busybox\) user root: exe: exe_on_fs$"
+	echo "$output" | grep -Eq "^  killed: pid $C \(busybox\) user root: exe: exe_on_fs$"
 	# gone from every namespace, and from sysfs
 	! grep -q " $m " /proc/self/mountinfo
 	! grep -q " $m " "/proc/$NS/mountinfo"
@@ -204,14 +204,14 @@ forced_unmount() {
 	run revoke-bpf umount --spare "$D/m"
 	echo "$output"
 	[ "$status" -eq 4 ]
-	echo "$output" | grep -Eq "^  failed: pid $T \(sleep\) uid 0: [a-z]+: traced_by_pid_$BG$"
+	echo "$output" | grep -Eq "^  failed: pid $T \(sleep\) user root: [a-z]+: traced_by_pid_$BG$"
 	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
 	kill -0 "$T"
 	grep -q " $D/m " /proc/self/mountinfo
 	run cat "$D/m/data"
 	[ "$status" -eq 1 ]
 	[ "$output" = "cat: can't open '$D/m/data': Input/output error" ]
-	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+	revoke-bpf list | grep -Eq "^fs +[0-9]+:[0-9]+ +\* "
 }
 
 @test "umount ends a program running from the filesystem, and names it" {
@@ -223,7 +223,7 @@ forced_unmount() {
 	run revoke-bpf umount "$D/m"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -Fxq "  killed: pid $E (busybox) uid 0: exe: exe_on_fs"
+	echo "$output" | grep -Fxq "  killed: pid $E (busybox) user root: exe: exe_on_fs"
 	! grep -q " $D/m " /proc/self/mountinfo
 }
 
@@ -236,7 +236,7 @@ forced_unmount() {
 	[[ "$output" == "revoke-bpf: umount: '$D/m/d' is not a mount point (it is on filesystem "*"); umount takes the directory a filesystem is mounted on" ]]
 	grep -q " $D/m " /proc/self/mountinfo
 	[ "$(cat "$D/m/d/f")" = data ]
-	! revoke-bpf list | grep -q " filesystem "
+	! revoke-bpf list | grep -q "^fs "
 }
 
 @test "umount by a user who is not root is refused" {
@@ -261,7 +261,7 @@ forced_unmount() {
 	[ "$output" = "cat: can't open '$D/m/a': Input/output error" ]
 	run bash -c "echo x > '$D/m/new'"
 	[[ "$output" == *"$D/m/new: Input/output error" ]]
-	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+	revoke-bpf list | grep -Eq "^fs +[0-9]+:[0-9]+ +\* "
 	grep -q " $D/m " /proc/self/mountinfo
 	run revoke-bpf del --fs "$D/m"
 	[ "$status" -eq 0 ]
@@ -301,7 +301,7 @@ forced_unmount() {
 	revoke-bpf add --fs "$D/m" >/dev/null
 	[ "$(cat "$D/m/f" 2>&1)" = "cat: can't open '$D/m/f': Input/output error" ]
 	umount "$D/m"
-	! revoke-bpf list | grep -q " filesystem "
+	! revoke-bpf list | grep -q "^fs "
 	mke2fs -q -t ext4 "$L"
 	mount "$L" "$D/m"
 	echo new > "$D/m/f"
@@ -365,7 +365,7 @@ forced_unmount() {
 	PIDS+=($(cat "$D/pids"))
 	echo "$output"
 	[ "${lines[-1]}" = "rc=0" ]
-	echo "$output" | grep -Fxq "  killed: pid $(sed -n 2p "$D/pids") (sleep) uid 0: exe: exe_on_fs"
+	echo "$output" | grep -Fxq "  killed: pid $(sed -n 2p "$D/pids") (sleep) user root: exe: exe_on_fs"
 	echo "$output" | grep -q "^  filesystem [0-9]*:[0-9]*: gone$"
 	! grep -q " $D/m " /proc/self/mountinfo
 }
@@ -377,7 +377,7 @@ forced_unmount() {
 	[[ $output == "revoke-bpf: "*"standard output is a file on the filesystem to unmount; redirect it elsewhere" ]]
 	[ "${#lines[@]}" -eq 1 ]
 	grep -q " $D/m " /proc/self/mountinfo
-	! revoke-bpf list | grep -q filesystem
+	! revoke-bpf list | grep -q "^fs "
 }
 
 @test "btrfs: umount from a shell holding a file of another subvolume (its own st_dev) exits 0 with the super_block gone" {
@@ -400,7 +400,7 @@ forced_unmount() {
 	[[ $output == "revoke-bpf: "*"this command runs from the filesystem to unmount (its executable is on it); run a copy from elsewhere" ]]
 	[ "${#lines[@]}" -eq 1 ]
 	grep -q " $D/m " /proc/self/mountinfo
-	! revoke-bpf list | grep -q filesystem
+	! revoke-bpf list | grep -q "^fs "
 }
 
 # A long umount does not stop revoke-bpfd answering (issue 34, item 6).

@@ -70,7 +70,7 @@ result() {
 	echo "$output"
 	[ "$status" -eq 3 ]
 	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
-	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+	revoke-bpf list | grep -Eq "^fs +[0-9]+:[0-9]+ +\* "
 	# the data is denied: file_receive drops the descriptor
 	[ "$(result)" = "recv: EPERM" ]
 }
@@ -89,7 +89,7 @@ result() {
 	echo "$output"
 	[ "$status" -eq 3 ]
 	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
-	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+	revoke-bpf list | grep -Eq "^fs +[0-9]+:[0-9]+ +\* "
 	run cat "$D/m/data"
 	[ "$output" = "cat: can't open '$D/m/data': Input/output error" ]
 }
@@ -102,7 +102,7 @@ result() {
 	run revoke-bpf umount "$D/m"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -Eq "^  killed: pid [0-9]+ \(sleep\) uid 65534: umount: mount_locked_in_namespace$"
+	echo "$output" | grep -Eq "^  killed: pid [0-9]+ \(sleep\) user nobody: umount: mount_locked_in_namespace$"
 	! grep -q " $D/m " /proc/self/mountinfo
 	[ ! -e "$SYSDIR" ]
 }
@@ -115,9 +115,9 @@ result() {
 	run revoke-bpf umount --spare "$D/m"
 	echo "$output"
 	[ "$status" -eq 4 ]
-	echo "$output" | grep -Eq "^  failed: pid [0-9]+ \(sleep\) uid 65534: umount: mount_locked_in_namespace$"
+	echo "$output" | grep -Eq "^  failed: pid [0-9]+ \(sleep\) user nobody: umount: mount_locked_in_namespace$"
 	echo "$output" | grep -Eq "^  filesystem [0-9]+:[0-9]+: NOT gone: "
-	revoke-bpf list | grep -Eq "^[0-9]+:[0-9]+ +\* +filesystem "
+	revoke-bpf list | grep -Eq "^fs +[0-9]+:[0-9]+ +\* "
 }
 
 @test "a mount namespace with no task left, kept by an nsfs descriptor, keeps the filesystem: umount exits 3, NOT gone, and the file reads EIO there" {

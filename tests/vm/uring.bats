@@ -118,7 +118,7 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	output=$(cat "$D/add")
 	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" \
-		"  killed: pid $pid (uring) uid 0: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
+		"  killed: pid $pid (uring) user root: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
 }
 
 @test "with --spare, the owner of a ring used only by its registered index survives, add exits 4 and names it" {
@@ -132,7 +132,7 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	output=$(cat "$D/add")
 	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1" \
-		"  failed: pid $pid (uring) uid 0: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
+		"  failed: pid $pid (uring) user root: io_uring: ring_registered_0_by_thread_${pid}_no_fd"
 }
 
 @test "a ring kept only by the mappings of its queues (SQPOLL, fd closed) keeps the file: its owner is killed" {
@@ -144,7 +144,7 @@ ADD_TO='revoke-bpf add "$0" >"$1/add"; echo "$URING_PID $URING_FD" >"$1/ids"'
 	output=$(cat "$D/add")
 	expect_lines "$D/fifo: revoked (dev $(devof "$D/fifo") ino $(stat -c %i "$D/fifo"))" \
 		"  holders 1: fds 0, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" \
-		"  killed: pid $pid (uring) uid 0: io_uring: ring_mapped_no_fd"
+		"  killed: pid $pid (uring) user root: io_uring: ring_mapped_no_fd"
 }
 
 @test "add of an ext4 file does not walk registered buffers: a ring of 65 buffers over 64 MiB of anonymous memory (past the walk's bound) is left alone" {

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctl_fields.c - the type of every field of the daemon's answers, in one
+ * place: what revoke-bpf --json makes of a value is looked up here by the
+ * field's key (and the line's first word where a key means two things),
+ * never guessed from the value's text.  A key not listed is a string.
+ * doc/revoke-bpf.schema.json documents the result.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "ctl_fields.h"
+
+struct revoke_field_kind {
+	const char *line;	/* a REVOKE_LINE_* word, or NULL: any line */
+	const char *key;
+	enum revoke_field_type type;
+};
+
+static const struct revoke_field_kind revoke_field_kinds[] = {
+	/* holders: the descriptors of a holder, "3,4" or "-" */
+	{ REVOKE_LINE_HOLDER, REVOKE_FIELD_FD, REVOKE_FT_INTS },
+
+	/* names a user controls, percent-encoded on the wire */
+	{ NULL, REVOKE_FIELD_PATH, REVOKE_FT_NAME },
+	{ NULL, REVOKE_FIELD_COMM, REVOKE_FT_NAME },
+	{ NULL, REVOKE_FIELD_BACKING, REVOKE_FT_NAME },
+	{ NULL, REVOKE_FIELD_USER, REVOKE_FT_NAME },
+	{ NULL, REVOKE_FIELD_POLICY, REVOKE_FT_NAME },
+
+	/* yes|no */
+	{ NULL, REVOKE_FIELD_ADOPTED, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_GONE, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_REVOKED, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_KEEPS_ACCESS, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_DENIED, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_DETACHED, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_HUNGUP, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_CWD, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_ROOT, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_EXE, REVOKE_FT_BOOL },
+	{ NULL, REVOKE_FIELD_SUBMOUNT, REVOKE_FT_BOOL },
+
+	/* integers */
+	{ NULL, REVOKE_FIELD_INO, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_KERNEL_REVOKED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_REVOKED_AT, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_REMOVED_AT, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DENIALS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_SYNC_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_PIPELINE_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_RELEASE_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_GONE_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_HOLDERS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_FDS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_MAPPINGS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_WAITERS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_WOKEN, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_UNMAPPED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_RELEASED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_FAILED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DISCOVER_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_TOTAL_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_KILLED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_PASSES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_PID, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_TID, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_UID, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_FD, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_FILES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_BUFFERS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_NS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_IO_URING, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DAEMON_PID, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_UPTIME_S, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_ATTACH_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_ATTACHES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DETACHES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_LAST_ATTACH_US, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DETACH_AFTER_S, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_PROGRAMS_SKIPPED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_REPLACED_PROGRAMS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_ENTRIES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CAPACITY, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DEVICES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_FILESYSTEMS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_FREED_INODES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_EVENTS_LOST, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_SUBSCRIBERS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CONNECTIONS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CONNECTIONS_CLOSING, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CONNECTIONS_REFUSED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CONNECTIONS_EVICTED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_REQUESTS_LATE, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CLIENTS_NOT_READING, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_DESCRIPTORS_REFUSED, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_CLOSER_KICKS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_RULES, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_TS_NS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_TIME_NS, REVOKE_FT_INT },
+	{ NULL, REVOKE_FIELD_TGID, REVOKE_FT_INT },
+};
+
+/**
+ * revoke_field_type() - how a field's value is typed
+ * @line: the first word of the line it is on (a REVOKE_LINE_* word), or
+ *	NULL for a line that has none (add's counts, list, status, events)
+ * @key: the field's key
+ *
+ * Return: its type; REVOKE_FT_STRING for a key the table does not list.
+ */
+enum revoke_field_type revoke_field_type(const char *line, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(revoke_field_kinds) /
+			sizeof(revoke_field_kinds[0]); i++) {
+		const struct revoke_field_kind *k = &revoke_field_kinds[i];
+
+		if (strcmp(k->key, key))
+			continue;
+		if (!k->line || (line && !strcmp(k->line, line)))
+			return k->type;
+	}
+	return REVOKE_FT_STRING;
+}

@@ -1,0 +1,335 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+#
+# What revoke-bpf prints, text and --json, for answers of revoke-bpfd's
+# given as they are on the wire: tests/host/fakectl.py stands in for the
+# daemon's socket and sends back the file ANSWER.  And tests/lib/schema.jq,
+# the jq validator the VM suite checks every verb's --json with, against
+# python3-jsonschema.
+
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
+	export REPO
+	export SOCK=$BATS_FILE_TMPDIR/ctl.sock ANSWER=$BATS_FILE_TMPDIR/answer
+	: > "$ANSWER"
+	python3 "$REPO/tests/host/fakectl.py" "$SOCK" "$ANSWER" \
+		> "$BATS_FILE_TMPDIR/ready" 3>&- &
+	echo $! > "$BATS_FILE_TMPDIR/fake.pid"
+	for _ in $(seq 100); do
+		[ -s "$BATS_FILE_TMPDIR/ready" ] && return 0
+		sleep 0.05
+	done
+	echo "fakectl.py did not start" >&2
+	return 1
+}
+
+teardown_file() {
+	kill "$(cat "$BATS_FILE_TMPDIR/fake.pid")"
+}
+
+setup() {
+	CLI=$REPO/build/revoke-bpf
+	SCHEMA=$REPO/doc/revoke-bpf.schema.json
+	export TZ=UTC
+}
+
+# answer LINE...: what the stand-in daemon answers next
+answer() { printf '%s\n' "$@" > "$ANSWER"; }
+
+rbpf() { "$CLI" --socket "$SOCK" "$@"; }
+
+# valid VERB: stdin validates against the schema's $defs/VERB (jq)
+valid() {
+	local errs
+	errs=$(jq -r --slurpfile schema "$SCHEMA" --arg verb "$1" \
+		-f "$REPO/tests/lib/schema.jq")
+	[ -z "$errs" ] || { echo "$errs"; return 1; }
+}
+
+# pyvalid VERB: the same with python3-jsonschema; exit 0 if valid
+pyvalid() {
+	python3 -c '
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+schema = dict(schema, **{"$ref": "#/$defs/" + sys.argv[2]})
+for line in sys.stdin.read().splitlines():
+    if line.strip():
+        jsonschema.validate(json.loads(line), schema,
+                            cls=jsonschema.Draft202012Validator)
+' "$SCHEMA" "$1" 2>/dev/null
+}
+
+EVIL_ENC='/tmp/evil%0Aok%20revoked%1B%5B2J%1B%5D0%3BPWN%07'
+EVIL_TEXT='/tmp/evil\nok revoked\x1b[2J\x1b]0;PWN\x07'
+
+LIST_ANSWER=(
+	"ok list"
+	"dev=8:1 ino=1234 kind=revoked revoked_at=1796613247 denials=3 holders=1 fds=2 mappings=0 waiters=0 woken=0 unmapped=0 released=1 failed=0 path=/srv/a.log"
+	"dev=0:1 ino=77 kind=dead revoked_at=1796613247 denials=0"
+	"rdev=188:0 type=char kind=device revoked_at=1796613247 removed_at=1796613250 denials=12 cause=2024"
+	"fs=0:45 kind=filesystem revoked_at=1796613248 denials=0 cause=-"
+	"dev=8:1 ino=99 kind=revoked revoked_at=1796613249 denials=0 holders=2 fds=2 mappings=1 waiters=0 woken=0 unmapped=1 released=0 failed=2 path=$EVIL_ENC"
+)
+
+@test "list: 80 columns with the path last, local times, devices and filesystems aligned, dead files counted" {
+	answer "${LIST_ANSWER[@]}"
+	run rbpf list
+	[ "$status" -eq 0 ]
+	[ "$output" = "KIND  DEV       INODE      DENIALS REVOKED_AT          AT ADD:H/F/M/W PATH
+inode 8:1       1234             3 2026-12-07 03:14:07 1/2/0/0        /srv/a.log
+char  188:0     -               12 2026-12-07 03:14:07 -              (removed) cause=2024
+fs    0:45      *                0 2026-12-07 03:14:08 -
+inode 8:1       99               0 2026-12-07 03:14:09 2/2/1/0        $EVIL_TEXT (2 holders not handled)
+(1 dead file not shown: what holders' descriptors and mappings of a revoked file now refer to, gone once closed; 'list --all' shows them)" ]
+	# every column before the path fits 80: the path begins at 71
+	[ "${#lines[0]}" -le 80 ]
+	[ "${lines[0]:70}" = PATH ]
+	[ "${lines[1]:70}" = /srv/a.log ]
+	[ "${lines[2]:70}" = "(removed) cause=2024" ]
+}
+
+@test "list --all shows the dead files; TZ gives the local time" {
+	answer "${LIST_ANSWER[@]}"
+	TZ=Europe/Paris run rbpf list --all
+	[ "${lines[2]}" = "dead  0:1       77               0 2026-12-07 04:14:07 -              -" ]
+	[ "${#lines[@]}" -eq 6 ]
+}
+
+@test "list --json: numbers by field (a cause of 2024 stays a string), null for none, epoch and RFC 3339 times, the exact name" {
+	answer "${LIST_ANSWER[@]}"
+	run rbpf --json list
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[1]' <<<"$output")" = '{"rdev":"188:0","type":"char","kind":"device","revoked_at":1796613247,"revoked_at_rfc3339":"2026-12-07T03:14:07Z","removed_at":1796613250,"removed_at_rfc3339":"2026-12-07T03:14:10Z","denials":12,"cause":"2024"}' ]
+	[ "$(jq -c '.[2].cause' <<<"$output")" = null ]
+	[ "$(jq -r '.[3].path' <<<"$output")" = "$(printf '/tmp/evil\nok revoked\033[2J\033]0;PWN\007')" ]
+	# the dead file too only with --all
+	[ "$(jq length <<<"$output")" -eq 4 ]
+	valid list <<<"$output"
+	run rbpf --json list --all
+	[ "$(jq -c '[.[] | .kind]' <<<"$output")" = '["revoked","dead","device","filesystem","revoked"]' ]
+}
+
+STATUS_ANSWER=(
+	"ok status" "daemon_pid=123" "version=0.1.0" "uptime_s=4000"
+	"kernel=6.12.1" "lsm=lockdown,capability,bpf" "bpf_lsm=active"
+	"enforcement=attached" "attaches=1" "detaches=0" "last_attach_us=1234"
+	"detach_after_s=60" "programs_attached=3/3" "programs_skipped=1"
+	"program.file_open=attached" "program.file_permission=attached"
+	"program.mmap_file=attached" "program.uring_cmd=skipped"
+	"pin_dir=/sys/fs/bpf/revoke-bpf" "adopted=no" "replaced_programs=0"
+	"entries=3" "capacity=65536" "devices=1" "filesystems=0"
+	"freed_inodes=0" "events_lost=0" "subscribers=0"
+	"socket=/run/revoke-bpf.sock" "admin_group=-" "connections=1"
+	"connections_closing=0" "connections_refused=0" "connections_evicted=0"
+	"requests_late=0" "clients_not_reading=0" "descriptors_refused=0"
+	"descriptor_refusal=kernel" "closer_kicks=0"
+)
+
+@test "status: a summary of six lines on a healthy system" {
+	answer "${STATUS_ANSWER[@]}"
+	run rbpf status
+	[ "$status" -eq 0 ]
+	[ "$output" = "enforcement  attached: every revoked file, device and filesystem is denied
+programs     3/3 attached, 1 skipped (this kernel lacks their hook)
+entries      3 inodes, 1 device, 0 filesystems (room for 65536 inodes)
+BPF LSM      active
+kernel       6.12.1
+revoke-bpfd  pid 123, version 0.1.0, up 66 min" ]
+}
+
+@test "status: one line per problem, still at most 12 lines" {
+	answer "${STATUS_ANSWER[@]/bpf_lsm=active/bpf_lsm=inactive}"
+	sed -i 's/^entries=3$/entries=65000/; s/^events_lost=0$/events_lost=7/' "$ANSWER"
+	run rbpf status
+	[ "${#lines[@]}" -le 12 ]
+	[ "${lines[6]}" = "problem      BPF LSM is not active: nothing can be denied; boot with bpf in lsm=" ]
+	[ "${lines[7]}" = "problem      the inode set is 99% full" ]
+	[ "${lines[8]}" = "problem      7 denial events were lost (the ring buffer was full)" ]
+}
+
+@test "status -v and --verbose: every field, as before" {
+	answer "${STATUS_ANSWER[@]}"
+	run rbpf status -v
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 38 ]
+	[ "${lines[0]}" = "daemon_pid         123" ]
+	[ "${lines[14]}" = "program.file_permission attached" ]
+	[ "${lines[28]}" = "admin_group        -" ]
+	[ "$(rbpf status --verbose)" = "$output" ]
+}
+
+@test "status --json: typed, program.NAME nested, valid" {
+	answer "${STATUS_ANSWER[@]}"
+	run rbpf --json status
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.daemon_pid, .adopted, .admin_group, .program, .programs_attached]' <<<"$output")" = \
+		'[123,false,null,{"file_open":"attached","file_permission":"attached","mmap_file":"attached","uring_cmd":"skipped"},"3/3"]' ]
+	valid status <<<"$output"
+}
+
+@test "a failure in --json mode is {\"error\": ...} on stdout and one line on stderr" {
+	answer "err EPERM only root may do that"
+	run --separate-stderr rbpf --json list
+	[ "$status" -eq 1 ]
+	[ "$output" = '{"error":"only root may do that"}' ]
+	[ "$stderr" = "revoke-bpf: list: only root may do that" ]
+	valid error <<<"$output"
+	run --separate-stderr "$CLI" --socket "$BATS_TEST_TMPDIR/none" --json status
+	[ "$status" -eq 1 ]
+	[ "$(jq -r 'keys[]' <<<"$output")" = error ]
+}
+
+@test "-p/--pretty indents the same JSON" {
+	answer "${STATUS_ANSWER[@]}"
+	run rbpf -p status
+	[ "${lines[0]}" = "{" ]
+	[ "${lines[1]}" = '  "daemon_pid": 123,' ]
+	[ "${lines[14]}" = '  "program": {' ]
+	[ "${lines[15]}" = '    "file_open": "attached",' ]
+	[ "$(jq -S . <<<"$output")" = "$(rbpf --json status | jq -S .)" ]
+	[ "$(rbpf --pretty status)" = "$output" ]
+}
+
+UMOUNT_ANSWER=(
+	"ok umounted" "fs=8:16 fstype=ext4"
+	"holders=1 fds=1 mappings=0 waiters=0 woken=0 unmapped=0 released=1 failed=0 discover_us=100 total_us=14015000 killed=0 passes=1"
+	"sync fs=8:16 result=ok"
+	"pin kind=mount ns=4026531840 pid=1 dev=8:16 path=/mnt/x%1B%5D0%3BPWN%07%0A submount=no"
+	"unpin step=umount ns=4026531840 pid=1 path=/mnt/x%1B%5D0%3BPWN%07%0A dev=8:16 submount=no result=done"
+	"filesystem fs=8:16 gone=yes"
+	"umount sync_us=8000 pipeline_us=14015000 release_us=1200 gone_us=300 total_us=14024500"
+)
+
+@test "umount: durations in human units, a mount path escaped" {
+	answer "${UMOUNT_ANSWER[@]}"
+	run rbpf umount /dev/shm
+	[ "$status" -eq 0 ]
+	[ "$output" = 'filesystem 8:16 (ext4) of /dev/shm: revoked
+  holders 1: fds 1, mappings 0, waiters 0; woken 0, unmapped 0, released 1; failed 0
+  sync: ok
+  umount /mnt/x\x1b]0;PWN\x07\n: done
+  filesystem 8:16: gone
+  took 14.0 s: sync 8 ms, holders 14.0 s, release 1 ms, gone 300 us' ]
+}
+
+@test "umount --json: booleans, the exact mount path, valid" {
+	answer "${UMOUNT_ANSWER[@]}"
+	run rbpf --json umount /dev/shm
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.filesystems[0].gone, .pins[0].submount, .umount[0].total_us]' <<<"$output")" = '[true,false,14024500]' ]
+	[ "$(jq -c '.unpins[0].path' <<<"$output")" = '"/mnt/x\u001b]0;PWN\u0007\n"' ]
+	valid umount <<<"$output"
+}
+
+ADD_ANSWER=(
+	"ok added" "dev=8:1 ino=12 attach_us=0"
+	"holders=2 fds=2 mappings=0 waiters=0 woken=0 unmapped=0 released=0 failed=1 discover_us=1 total_us=2 killed=1 passes=1"
+	"failure pid=7 tid=0 step=stop reason=traced uid=1000 user=alice comm=x%1B keeps_access=yes"
+	"killed pid=8 uid=4242 comm=hostile step=stop reason=no_thread_stopped gone=no"
+)
+
+@test "add: user names from the daemon, the uid when it has none, names escaped, exit 4" {
+	answer "${ADD_ANSWER[@]}"
+	run rbpf add /etc/hostname
+	[ "$status" -eq 4 ]
+	[ "$output" = '/etc/hostname: revoked (dev 8:1 ino 12)
+  holders 2: fds 2, mappings 0, waiters 0; woken 0, unmapped 0, released 0; failed 1, killed 1
+  failed: pid 7 (x\x1b) user alice: stop: traced
+  killed: pid 8 (hostile) uid 4242: stop: no_thread_stopped; still alive' ]
+	run rbpf --json add /etc/hostname
+	[ "$status" -eq 4 ]
+	[ "$(jq -c '.failures[0] | [.user, .uid, .keeps_access]' <<<"$output")" = '["alice",1000,true]' ]
+	[ "$(jq -c '.killed[0] | has("user")' <<<"$output")" = false ]
+	valid add <<<"$output"
+}
+
+HOLDERS_ANSWER=(
+	"ok holders" "dev=8:1 ino=12"
+	"holder pid=10 uid=1000 user=alice comm=c%1B%5B2J fd=3,4 mappings=0 io_uring=0 cwd=no root=no exe=no"
+	"holder pid=11 uid=4242 comm=sleep fd=- mappings=2 io_uring=0 cwd=yes root=no exe=no"
+)
+
+@test "holders: the user the daemon named, else the uid; the command escaped" {
+	answer "${HOLDERS_ANSWER[@]}"
+	run rbpf holders /etc/hostname
+	[ "$output" = 'PID      USER       COMMAND          ACCESS FD
+10       alice      c\x1b[2J         f      3,4
+11       4242       sleep            mc     -' ]
+	run rbpf --json holders /etc/hostname
+	[ "$(jq -c '.[] | [.user, .fd, .cwd, .access]' <<<"$output")" = '["alice",[3,4],false,"f"]
+[null,[],true,"mc"]' ]
+	valid holders <<<"$output"
+}
+
+EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20cat%0A dev=8:1 ino=12 hook=file_open op=open arg=0x0"
+
+@test "events: wall-clock time with milliseconds, the name escaped to one word" {
+	answer "ok events" "$EVENT_LINE"
+	run rbpf events --count 1
+	[ "$status" -eq 0 ]
+	[ "$output" = '2026-12-07 03:14:07.123 pid=5 tgid=5 uid=0 comm=my\x20cat\n dev=8:1 ino=12 hook=file_open op=open arg=0x0' ]
+}
+
+@test "events --json: epoch ns and RFC 3339, valid" {
+	answer "ok events" "$EVENT_LINE" "$EVENT_LINE"
+	run rbpf --json events --count 2
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[0]} == '{"ts_ns":1000,"time_ns":1796613247123456789,"pid":5,'* ]]
+	[ "$(jq -c '[.time, .comm, .ino]' <<<"${lines[0]}")" = '["2026-12-07T03:14:07.123456789Z","my cat\n",12]' ]
+	valid event <<<"$output"
+}
+
+@test "reload: what was read, as text and JSON" {
+	answer "ok reloaded" "policy=/etc/revoke-bpf/policy.conf rules=1 source=udev"
+	run rbpf reload
+	[ "$output" = "reloaded: 1 rule from /etc/revoke-bpf/policy.conf (device removals from udev)" ]
+	run rbpf --json reload
+	[ "$output" = '{"result":"reloaded","policy":"/etc/revoke-bpf/policy.conf","rules":1,"source":"udev"}' ]
+	valid reload <<<"$output"
+	# the path travels percent-encoded: a space or an escape in it
+	answer "ok reloaded" "policy=/etc/my%20pol%1B.conf rules=3 source=netlink"
+	run rbpf reload
+	[ "$output" = 'reloaded: 3 rules from /etc/my pol\x1b.conf (device removals from netlink)' ]
+	[ "$(rbpf --json reload | jq -c .policy)" = '"/etc/my pol\u001b.conf"' ]
+}
+
+# Every verb's document from above, valid, and mutations that are not:
+# the jq validator and python3-jsonschema must agree on each.
+@test "schema.jq agrees with python3-jsonschema on valid and invalid documents" {
+	local verb doc bad n=0
+	declare -A docs
+	answer "${LIST_ANSWER[@]}"; docs[list]=$(rbpf --json list)
+	answer "${STATUS_ANSWER[@]}"; docs[status]=$(rbpf --json status)
+	answer "${UMOUNT_ANSWER[@]}"; docs[umount]=$(rbpf --json umount /dev/shm)
+	answer "${ADD_ANSWER[@]}"; docs[add]=$(rbpf --json add /etc/hostname || true)
+	answer "${HOLDERS_ANSWER[@]}"; docs[holders]=$(rbpf --json holders /etc/hostname)
+	answer "ok events" "$EVENT_LINE"; docs[event]=$(rbpf --json events --count 1)
+	for verb in "${!docs[@]}"; do
+		doc=${docs[$verb]}
+		valid "$verb" <<<"$doc"
+		pyvalid "$verb" <<<"$doc"
+	done
+	# a removed required field, a wrong type, an unknown field, a value
+	# outside an enum, a wrong item type, a nested wrong type
+	for bad in \
+		"status|del(.entries)" "status|.adopted = \"no\"" \
+		"status|.program.file_open = 1" "status|.enforcement = \"on\"" \
+		"list|.[0].ino = \"1234\"" "list|.[0].extra = 1" \
+		"list|del(.[1].revoked_at)" "holders|.[0].fd = [\"3\"]" \
+		"add|.report.holders = \"2\"" "add|del(.failures[0].step)" \
+		"umount|.filesystems[0].gone = \"yes\"" "event|.time_ns = 1.5" \
+		"event|del(.time)" "umount|.result = \"mounted\""; do
+		verb=${bad%%|*}
+		doc=$(jq -c "${bad#*|}" <<<"${docs[$verb]}")
+		if valid "$verb" <<<"$doc" >/dev/null; then
+			echo "jq validator took $bad"; return 1
+		fi
+		if pyvalid "$verb" <<<"$doc"; then
+			echo "jsonschema took $bad"; return 1
+		fi
+		n=$((n + 1))
+	done
+	[ "$n" -eq 14 ]
+}
