@@ -83,6 +83,7 @@ contents() {
 	-o build/revoke.bpf.o
 	-o build/tests/common/test_ctl_proto
 	-o build/tests/common/test_key
+	-o build/tests/daemon/test_ctl_loop
 	-o build/tests/daemon/test_lsm_check
 	-o build/tests/daemon/test_policy
 	-o build/tests/daemon/test_uevent_netlink
@@ -92,12 +93,12 @@ contents() {
 	EOF
 	)" ]
 	run grep -c '^1\.\.[0-9]' "$DEB/build.log"
-	[ "$output" = 8 ]
+	[ "$output" = 9 ]
 	run grep -c '^not ok' "$DEB/build.log"
 	[ "$output" = 0 ]
 }
 
-@test "revoke-bpf holds exactly the daemon, the command, its completion, the unit, the udev rule, the man pages, the policy and its docs" {
+@test "revoke-bpf holds exactly the daemon, the command, its completion, the unit, the udev rule, the man pages, the policy, the JSON schema and its docs" {
 	run contents "$RB"
 	[ "$output" = "$(cat <<-EOF
 	etc/
@@ -135,6 +136,8 @@ contents() {
 	usr/share/man/man8/
 	usr/share/man/man8/revoke-bpf.8.gz
 	usr/share/man/man8/revoke-bpfd.8.gz
+	usr/share/revoke-bpf/
+	usr/share/revoke-bpf/revoke-bpf.schema.json
 	EOF
 	)" ]
 }
