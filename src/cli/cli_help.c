@@ -206,7 +206,8 @@ static const struct cli_help helps[] = {
 		.exit = "0 every access is gone; 1 nothing was revoked; 2 the "
 			"command line is wrong; 3 a loop device or tty could "
 			"not be handled; 4 some holder could not be handled "
-			"(it is named)",
+			"(it is named); 130 interrupted (Ctrl-C): revoke-bpfd "
+			"goes on with it",
 		.example = "revoke-bpf add /dev/ttyUSB0\n"
 			   "revoke-bpf add --fs /dev/sdb1 --cause unplugged",
 	},
@@ -237,7 +238,8 @@ static const struct cli_help helps[] = {
 		.opts = { umount_opts },
 		.exit = "0 it is gone; 1 nothing was done; 2 the command line "
 			"is wrong; 3 a mount, swap file or loop device still "
-			"holds it; 4 some holder could not be handled",
+			"holds it; 4 some holder could not be handled; 130 "
+			"interrupted (Ctrl-C): revoke-bpfd goes on with it",
 		.example = "revoke-bpf umount /media/usb",
 	},
 	{

@@ -224,7 +224,8 @@ static int connect_send(const char *path, const struct revoke_req *req,
 		else
 			snprintf(err, errlen,
 				 "cannot reach revoke-bpfd at %s (%s); is it running? "
-				 "start it with 'revoke-bpfd' as root",
+				 "start it: 'systemctl start revoke-bpfd', or 'revoke-bpfd' "
+				 "as root",
 				 path, strerror(errno));
 		close(fd);
 		return ret;

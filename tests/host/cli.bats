@@ -84,7 +84,7 @@ setup() {
 @test "global options go anywhere on the line" {
 	run "$CLI" list --socket "$NOSOCK"
 	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: list: cannot reach revoke-bpfd at $NOSOCK (No such file or directory); is it running? start it with 'revoke-bpfd' as root" ]
+	[ "$output" = "revoke-bpf: list: cannot reach revoke-bpfd at $NOSOCK (No such file or directory); is it running? start it: 'systemctl start revoke-bpfd', or 'revoke-bpfd' as root" ]
 	run "$CLI" status --reply-timeout 500ms --socket="$NOSOCK" -j
 	[ "$status" -eq 1 ]
 	[[ $output == *"cannot reach revoke-bpfd at $NOSOCK "* ]]
@@ -326,7 +326,7 @@ setup() {
 @test "a daemon that is not running is a one-line error saying how to start it" {
 	run "$CLI" --socket "$NOSOCK" add /etc/hostname
 	[ "$status" -eq 1 ]
-	[ "$output" = "revoke-bpf: add: cannot reach revoke-bpfd at $NOSOCK (No such file or directory); is it running? start it with 'revoke-bpfd' as root" ]
+	[ "$output" = "revoke-bpf: add: cannot reach revoke-bpfd at $NOSOCK (No such file or directory); is it running? start it: 'systemctl start revoke-bpfd', or 'revoke-bpfd' as root" ]
 }
 
 @test "uevent with no daemon there exits 0 and says nothing: the udev rule logs no failure" {

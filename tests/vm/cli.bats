@@ -404,7 +404,7 @@ refused() {
 	run revoke-bpf list
 	start_daemon
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: list: cannot reach revoke-bpfd at /run/revoke-bpf/control.sock (No such file or directory); is it running? start it with 'revoke-bpfd' as root"
+	expect_lines "revoke-bpf: list: cannot reach revoke-bpfd at /run/revoke-bpf/control.sock (No such file or directory); is it running? start it: 'systemctl start revoke-bpfd', or 'revoke-bpfd' as root"
 }
 
 @test "a second daemon refuses to take over the socket" {

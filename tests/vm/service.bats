@@ -34,7 +34,7 @@ umount_ext4() {
 	expect_lines "first open: EIO"
 	run revoke-bpf add "$(new_file)"
 	[ "$status" -eq 1 ]
-	[[ $output == "revoke-bpf: add: cannot reach revoke-bpfd at /run/revoke-bpf/control.sock (Connection refused); is it running? start it with 'revoke-bpfd' as root" ]]
+	[[ $output == "revoke-bpf: add: cannot reach revoke-bpfd at /run/revoke-bpf/control.sock (Connection refused); is it running? start it: 'systemctl start revoke-bpfd', or 'revoke-bpfd' as root" ]]
 	start_daemon
 }
 
