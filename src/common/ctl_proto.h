@@ -182,6 +182,11 @@ int revoke_req_uevent(struct revoke_req *req, const char *action,
 		      const char *subsystem, const char *major,
 		      const char *minor);
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len);
+bool revoke_action_ok(const char *s, size_t size);
+int revoke_req_format_props(const struct revoke_req *req, char *buf,
+			    size_t len);
+int revoke_req_parse_prop(const char *key, const char *val,
+			  struct revoke_req *req, const char **why);
 int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 		     const char **why);
 
