@@ -109,12 +109,12 @@ teardown() {
 
 @test "bad device arguments are refused with one line and change nothing" {
 	run revoke-bpf add --rdev 7:$N
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	expect_lines "revoke-bpf: add: --rdev needs --char or --block: the same numbers name different devices of each kind"
 	run revoke-bpf add --rdev 4096:0 --block
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	run revoke-bpf add --rdev 7:$N --block --cause "two words"
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	run "$CTLSEND" /run/revoke-bpf/control.sock \
 		<<<"revoke-bpf/1 add rdev=7:$N type=pipe"
 	[ "$output" = "err EINVAL bad request: type is not char or block" ]
