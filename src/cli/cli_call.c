@@ -144,10 +144,18 @@ static void interrupted(struct cli_progress *p)
  * Send @req and read its answer into @resp; for add and umount, with
  * progress lines on a terminal and Ctrl-C said.  Return 0 once an
  * answer came, or -1 after a message.
+ *
+ * Progress is for a person at a terminal: only when both standard output
+ * and standard error are terminals, and never with --json.  A script
+ * that captures or redirects either (or a console that is a tty but
+ * collects both, as a serial one does) sees nothing but the report.
  */
 static int call(const struct revoke_req *req, int send_fd, struct rbuf *resp)
 {
-	struct cli_progress p = { .verb = req->verb, .show = isatty(2) };
+	struct cli_progress p = {
+		.verb = req->verb,
+		.show = isatty(1) && isatty(2) && !json_output,
+	};
 	struct revoke_req r = *req;
 	bool slow = req->verb == REVOKE_VERB_ADD ||
 		    req->verb == REVOKE_VERB_UMOUNT;
