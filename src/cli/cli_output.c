@@ -28,9 +28,15 @@ void cli_output_set_cmd(const char *name)
 	cmd_name = name;
 }
 
-/* How many bytes at @s make one UTF-8 character: 0 if malformed. */
+/*
+ * How many bytes at @s make one UTF-8 character: 0 if malformed.  Well
+ * formed as RFC 3629 says (Unicode's table 3-7): no overlong form (E0
+ * 80 8A is a newline in disguise), no surrogate (ED A0-BF), nothing past
+ * U+10FFFF (F4 90-BF), which strict decoders (Python's) refuse.
+ */
 static size_t utf8_len(const unsigned char *s)
 {
+	unsigned char lo = 0x80, hi = 0xbf;
 	size_t n, i;
 
 	if (*s < 0x80)
@@ -43,7 +49,17 @@ static size_t utf8_len(const unsigned char *s)
 		n = 4;
 	else
 		return 0;
-	for (i = 1; i < n; i++)
+	if (*s == 0xe0)
+		lo = 0xa0;
+	else if (*s == 0xed)
+		hi = 0x9f;
+	else if (*s == 0xf0)
+		lo = 0x90;
+	else if (*s == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	return n;

@@ -263,6 +263,21 @@ HOLDERS_ANSWER=(
 	valid holders <<<"$output"
 }
 
+# A name of bytes that look like UTF-8 but are not (an overlong newline,
+# a surrogate, a code point past U+10FFFF): a holder names itself so
+# (prctl PR_SET_NAME), a file's owner names the file.  Strict decoders
+# (Python's) refuse such bytes: they are U+FFFD in JSON and \xNN in text.
+@test "holders: a command of malformed UTF-8 (overlong, surrogate, past U+10FFFF) is U+FFFD in JSON, \\x in text" {
+	answer "ok holders" "" \
+		"holder pid=12 uid=1000 comm=a%E0%80%8Ab%ED%A0%80c%F4%90%80%80 fd=3 mappings=0 io_uring=0 cwd=no root=no exe=no"
+	run rbpf --json holders /etc/hostname
+	[ "$status" -eq 0 ]
+	python3 -c 'import json, sys; json.loads(sys.stdin.buffer.read())' <<<"$output"
+	[ "$(jq -r '.[0].comm' <<<"$output")" = "a$(printf '\uFFFD%.0s' 1 2 3)b$(printf '\uFFFD%.0s' 1 2 3)c$(printf '\uFFFD%.0s' 1 2 3 4)" ]
+	run rbpf holders /etc/hostname
+	[[ $output == *'a\xe0\x80\x8ab\xed\xa0\x80c\xf4\x90\x80\x80'* ]]
+}
+
 EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20cat%0A dev=8:1 ino=12 hook=file_open op=open arg=0x0"
 
 @test "events: wall-clock time with milliseconds, the name escaped to one word" {
