@@ -29,6 +29,7 @@ struct cli_mount {
 	unsigned int major;
 	unsigned int minor;
 	char *point;
+	char *type;
 	char *source;
 };
 
@@ -108,8 +109,8 @@ static int cli_fs_split(char *line, struct cli_mount *m)
 	/* optional fields, then "-", the type and the source */
 	while ((t = strtok_r(NULL, " \n", &save)) && strcmp(t, "-"))
 		;
-	m->source = t && strtok_r(NULL, " \n", &save) ?
-		    strtok_r(NULL, " \n", &save) : NULL;
+	m->type = t ? strtok_r(NULL, " \n", &save) : NULL;
+	m->source = m->type ? strtok_r(NULL, " \n", &save) : NULL;
 	m->point = f[4];
 	cli_fs_unescape(m->point);
 	if (m->source)
@@ -117,16 +118,31 @@ static int cli_fs_split(char *line, struct cli_mount *m)
 	return 0;
 }
 
+/*
+ * Filesystems whose s_dev is not their block device's number (btrfs
+ * numbers each subvolume anew): only for these is the source looked at.
+ * Any other source is text its mounter chose: a user of fusermount3
+ * writes -o fsname=/dev/sdb1 (stat() would then take the user's FUSE
+ * filesystem for sdb1's), or names a node on a hung server (stat() would
+ * hang).
+ */
+static const char *const cli_fs_by_source[] = { "btrfs", "bcachefs" };
+
 /* Is @m mounted from block device @rdev (its s_dev, or its source)? */
 static bool cli_fs_from(const struct cli_mount *m, dev_t rdev)
 {
 	struct stat st;
+	size_t i;
 
 	if (makedev(m->major, m->minor) == rdev)
 		return true;
-	/* btrfs and others: s_dev is not the device's number */
-	return m->source && m->source[0] == '/' && !stat(m->source, &st) &&
-	       S_ISBLK(st.st_mode) && st.st_rdev == rdev;
+	if (!m->type || !m->source || m->source[0] != '/')
+		return false;
+	for (i = 0; i < sizeof(cli_fs_by_source) / sizeof(*cli_fs_by_source); i++)
+		if (!strcmp(m->type, cli_fs_by_source[i]))
+			return !stat(m->source, &st) && S_ISBLK(st.st_mode) &&
+			       st.st_rdev == rdev;
+	return false;
 }
 
 /*

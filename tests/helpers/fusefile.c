@@ -18,6 +18,9 @@
  *
  * FUSEFILE_NLINK=N in the environment makes the server say "f" has N
  * links (default 1): a hostile server's 0.
+ *
+ * FUSEFILE_FSNAME=TEXT mounts with -o fsname=TEXT: the mount's source in
+ * mountinfo, which any user of fusermount3 chooses (/dev/sdb1 too).
  */
 #include <unistd.h>
 #define FUSE_USE_VERSION 31
@@ -117,8 +120,10 @@ static const struct fuse_operations ops = {
 
 int main(int argc, char **argv)
 {
+	static char fsname[4096];
 	char *args[] = { argv[0], "-f", "-s", "-o", "allow_other",
-			 argc > 1 ? argv[1] : NULL, NULL };
+			 argc > 1 ? argv[1] : NULL, NULL, NULL, NULL };
+	int nargs = 6;
 
 	if (argc < 2 || argc > 3) {
 		fprintf(stderr, "usage: fusefile MOUNTPOINT [INO]\n");
@@ -128,5 +133,11 @@ int main(int argc, char **argv)
 		file_nlink = (nlink_t)strtoul(getenv("FUSEFILE_NLINK"), NULL, 10);
 	if (argc == 3)
 		file_ino = (ino_t)strtoull(argv[2], NULL, 10);
-	return fuse_main(6, args, &ops, NULL);
+	if (getenv("FUSEFILE_FSNAME")) {
+		snprintf(fsname, sizeof(fsname), "fsname=%s",
+			 getenv("FUSEFILE_FSNAME"));
+		args[nargs++] = "-o";
+		args[nargs++] = fsname;
+	}
+	return fuse_main(nargs, args, &ops, NULL);
 }

@@ -307,5 +307,44 @@ source_of() {
 	echo "ours: $ours; fuser per subvolume: $theirs; fuser -m $BTRFS: $top"
 	[ "$ours" = "$theirs" ]
 	[ -z "$top" ]
+	# by its device: btrfs's s_dev is no device number; its source says
+	[[ $(source_of "$BTRFS") == /dev/loop* ]]
+	run revoke-bpf holders --fs "$(source_of "$BTRFS")"
+	[ "$status" -eq 0 ]
+	[ "$(pid_access)" = "$expected" ]
+	HOLDER_PID=
+}
+
+# A FUSE mount's source (mountinfo's) is whatever its mounter wrote in -o
+# fsname=, and any user of fusermount3 may write /dev/sdb1 there.
+# Mounted before the filesystem really on that device, it came first in
+# mountinfo, and --fs of the device meant the FUSE filesystem: holders
+# said nothing held the device's filesystem, and umount took down the
+# FUSE mount and left the real one mounted and readable.
+@test "--fs of a block device is not a FUSE mount whose source (fsname) names that device" {
+	local dev
+	truncate -s 32M "$IMG/decoy.img"
+	dev=$(losetup -f)
+	losetup "$dev" "$IMG/decoy.img"
+	mke2fs -q -t ext4 "$dev"
+	mkdir -p /mnt/hevil /mnt/hreal
+	FUSEFILE_FSNAME=$dev "$REPO/build/tests/fusefile" /mnt/hevil \
+		>/tmp/hevil.out 2>&1 3>&- &
+	wait_line /tmp/hevil.out ready
+	[ "$(source_of /mnt/hevil)" = "$dev" ]
+	mount "$dev" /mnt/hreal
+	echo secret > /mnt/hreal/data
+	start_holder /tmp/holders-real.out hold /mnt/hreal/data
+	KILL+=("$HOLDER_PID")
+	run revoke-bpf holders --fs "$dev"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | awk 'NR > 1 { print $1 }')" = "$HOLDER_PID" ]
+	run revoke-bpf umount --fs "$dev"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	! grep -q ' /mnt/hreal ' /proc/self/mountinfo
+	grep -q ' /mnt/hevil ' /proc/self/mountinfo
+	umount /mnt/hevil
 	HOLDER_PID=
 }
