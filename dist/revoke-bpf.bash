@@ -70,10 +70,14 @@ _revoke_bpf_words()
 	done
 }
 
+# mount points and block devices, quoted as file names when inserted: a
+# mount point's name is a user's choice (a FUSE mount, a USB stick's
+# label under /media), and "a;b" or "$(b)" must stay one word, not code
 _revoke_bpf_fs()
 {
 	local cur=$1 line
 
+	compopt -o filenames 2>/dev/null
 	while IFS= read -r line; do
 		[[ $line == "$cur"* ]] && COMPREPLY+=("$line")
 	done < <(_revoke_bpf_mounts | sort -u)

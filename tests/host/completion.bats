@@ -66,3 +66,24 @@ complete_line() {
 	run complete_line help st
 	[ "$output" = "status" ]
 }
+
+# A mount point's name is chosen by whoever mounted it (a user's FUSE
+# mount, a USB stick's label under /media): inserted without the shell's
+# file-name quoting, "/media/u/x;reboot" became code on the admin's line.
+@test "mount points are offered with file-name quoting, so that a name holding ; or \$( stays one word" {
+	compopt() { COMPOPTS+="$*;"; }
+	_revoke_bpf_mounts() { printf '%s\n' '/tmp/zz;touch /tmp/pwned'; }
+	COMPOPTS=
+	COMP_WORDS=(revoke-bpf umount /tmp/zz)
+	COMP_CWORD=2
+	_revoke_bpf "$CLI"
+	[ "${COMPREPLY[*]}" = "/tmp/zz;touch /tmp/pwned" ]
+	[[ $COMPOPTS == *"-o filenames"* ]]
+	COMPOPTS=
+	COMP_WORDS=(revoke-bpf add --fs /tmp/zz)
+	COMP_CWORD=3
+	COMPREPLY=()
+	_revoke_bpf "$CLI"
+	[ "${COMPREPLY[*]}" = "/tmp/zz;touch /tmp/pwned" ]
+	[[ $COMPOPTS == *"-o filenames"* ]]
+}
