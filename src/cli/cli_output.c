@@ -66,14 +66,40 @@ static size_t utf8_len(const unsigned char *s)
 }
 
 /*
+ * Is the UTF-8 character at @s (@n bytes) one that changes how the text
+ * around it shows, without showing itself: the bidirectional controls
+ * (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), which make
+ * "/tmp/<U+202E>fdp.exe" show as "/tmp/exe.pdf", the zero-width ones
+ * (U+200B-U+200D, U+2060, U+FEFF), and the line and paragraph
+ * separators (U+2028, U+2029)?
+ */
+static bool invisible(const unsigned char *s, size_t n)
+{
+	if (n == 2)
+		return s[0] == 0xd8 && s[1] == 0x9c;
+	if (n != 3)
+		return false;
+	if (s[0] == 0xe2 && s[1] == 0x80)
+		return (s[2] >= 0x8b && s[2] <= 0x8f) ||
+		       (s[2] >= 0xa8 && s[2] <= 0xae);
+	if (s[0] == 0xe2 && s[1] == 0x81)
+		return s[2] == 0xa0 || (s[2] >= 0xa6 && s[2] <= 0xa9);
+	return s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf;
+}
+
+/*
  * How many bytes at @s make one printable UTF-8 character: 0 for a
- * control character (C0, DEL, C1) or a malformed sequence.
+ * control character (C0, DEL, C1), an invisible one (invisible()) or a
+ * malformed sequence.
  */
 static size_t printable_len(const unsigned char *s)
 {
+	size_t n;
+
 	if (*s < 0x20 || *s == 0x7f || (s[0] == 0xc2 && s[1] < 0xa0))
 		return 0;	/* C0, DEL, C1 (U+0080-U+009F) */
-	return utf8_len(s);
+	n = utf8_len(s);
+	return n && invisible(s, n) ? 0 : n;
 }
 
 /**
@@ -85,8 +111,11 @@ static size_t printable_len(const unsigned char *s)
  *
  * Printable UTF-8 stays as it is; a backslash becomes \\, a newline,
  * tab or carriage return \n, \t, \r, and any other control character
- * (C0, DEL, C1) or byte that is not UTF-8 \xNN, so that no name can
- * move the cursor, retitle the terminal or break a line in two.
+ * (C0, DEL, C1), invisible character that reorders or hides text (the
+ * bidirectional controls, zero-width ones, U+2028 and U+2029: each of
+ * its bytes) or byte that is not UTF-8 \xNN, so that no name can move
+ * the cursor, retitle the terminal, break a line in two or show as
+ * another name.
  *
  * Return: @out.
  */

@@ -278,6 +278,22 @@ HOLDERS_ANSWER=(
 	[[ $output == *'a\xe0\x80\x8ab\xed\xa0\x80c\xf4\x90\x80\x80'* ]]
 }
 
+# Characters that show nothing themselves but reorder or hide the text
+# around them: a right-to-left override makes "a<U+202E>fdp.exe" show
+# as "aexe.pdf"; a zero-width space and U+2028 hide in a name.  Escaped
+# in text; exact in JSON.
+@test "holders: a command holding U+202E, U+200B or U+2028 is escaped byte by byte in text, exact in JSON" {
+	answer "ok holders" "" \
+		"holder pid=12 uid=1000 comm=a%E2%80%AEfdp.exe fd=3 mappings=0 io_uring=0 cwd=no root=no exe=no" \
+		"holder pid=13 uid=1000 comm=b%E2%80%8Bc%E2%80%A8d fd=3 mappings=0 io_uring=0 cwd=no root=no exe=no"
+	run rbpf holders /etc/hostname
+	[ "$status" -eq 0 ]
+	[[ ${lines[1]} == *'a\xe2\x80\xaefdp.exe '* ]]
+	[[ ${lines[2]} == *'b\xe2\x80\x8bc\xe2\x80\xa8d '* ]]
+	run rbpf --json holders /etc/hostname
+	[ "$(jq -c '[.[].comm]' <<<"$output")" = "$(printf '["a\u202efdp.exe","b\u200bc\u2028d"]')" ]
+}
+
 EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20cat%0A dev=8:1 ino=12 hook=file_open op=open arg=0x0"
 
 @test "events: wall-clock time with milliseconds, the name escaped to one word" {
