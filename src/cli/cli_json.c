@@ -128,12 +128,32 @@ void json_time(const char *key, long long sec, long nsec)
 	json_str(key, buf);
 }
 
-/* A decimal integer, an optional '-' and at least one digit. */
+/*
+ * A decimal integer, an optional '-' and at least one digit, that fits
+ * 64 bits: signed if negative, else unsigned (an inode number may be
+ * 2^64-1: a FUSE server chooses its own, overlayfs's xino sets high bits).
+ */
 static bool json_is_int(const char *s)
 {
-	s += *s == '-';
-	return *s && strspn(s, "0123456789") == strlen(s) &&
-	       (s[0] != '0' || !s[1]) && strlen(s) < 20;
+	bool neg = *s == '-';
+
+	s += neg;
+	if (!*s || strspn(s, "0123456789") != strlen(s) ||
+	    (s[0] == '0' && s[1]) || strlen(s) > 20)
+		return false;
+	if (neg)
+		return strlen(s) < 19 ||
+		       (strlen(s) == 19 && strcmp(s, "9223372036854775808") <= 0);
+	return strlen(s) < 20 || strcmp(s, "18446744073709551615") <= 0;
+}
+
+/* @s, a json_is_int() integer, as a JSON number */
+static void json_int_text(const char *key, const char *s)
+{
+	if (*s == '-')
+		json_int(key, strtoll(s, NULL, 10));
+	else
+		json_uint(key, strtoull(s, NULL, 10));
 }
 
 /**
@@ -155,7 +175,7 @@ void json_field(const char *line, const char *key, char *val)
 		for (n = strtok_r(val, ",", &save); n && strcmp(n, "-");
 		     n = strtok_r(NULL, ",", &save)) {
 			if (json_is_int(n))
-				json_int(NULL, strtoll(n, NULL, 10));
+				json_int_text(NULL, n);
 			else
 				json_str(NULL, n);
 		}
@@ -163,7 +183,7 @@ void json_field(const char *line, const char *key, char *val)
 	} else if (!strcmp(val, "-")) {
 		json_null(key);
 	} else if (t == REVOKE_FT_INT && json_is_int(val)) {
-		json_int(key, strtoll(val, NULL, 10));
+		json_int_text(key, val);
 	} else if (t == REVOKE_FT_BOOL && (!strcmp(val, "yes") ||
 					   !strcmp(val, "no"))) {
 		json_bool(key, !strcmp(val, "yes"));

@@ -294,6 +294,24 @@ HOLDERS_ANSWER=(
 	[ "$(jq -c '[.[].comm]' <<<"$output")" = "$(printf '["a\u202efdp.exe","b\u200bc\u2028d"]')" ]
 }
 
+# An inode number is 64 bits unsigned: a FUSE server chooses its own (up
+# to 2^64-1), overlayfs's xino sets high bits.  Past 2^63-1 it was
+# printed as 9223372036854775807 (strtoll's ceiling), and past 19 digits
+# as a string.
+@test "list --json: an inode number past 2^63 is that number, up to 2^64-1" {
+	answer "ok list" \
+		"dev=0:50 ino=9300000000000000000 kind=revoked revoked_at=1796613249 denials=0 path=/a" \
+		"dev=0:50 ino=18446744073709551615 kind=revoked revoked_at=1796613249 denials=0 path=/b" \
+		"dev=0:50 ino=18446744073709551616 kind=revoked revoked_at=1796613249 denials=0 path=/c"
+	run rbpf --json list
+	[ "$status" -eq 0 ]
+	[[ $output == *'"ino":9300000000000000000,'* ]]
+	[[ $output == *'"ino":18446744073709551615,'* ]]
+	# past 64 bits it is no inode number: a string, which the schema refuses
+	[[ $output == *'"ino":"18446744073709551616",'* ]]
+	[ "$(python3 -c 'import json, sys; print([e["ino"] for e in json.load(sys.stdin)][:2])' <<<"$output")" = "[9300000000000000000, 18446744073709551615]" ]
+}
+
 EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20cat%0A dev=8:1 ino=12 hook=file_open op=open arg=0x0"
 
 @test "events: wall-clock time with milliseconds, the name escaped to one word" {
