@@ -93,9 +93,9 @@ static const struct cli_opt add_opts[] = {
 };
 
 static const struct cli_opt umount_opts[] = {
-	{ "MOUNTPOINT", NULL, NULL, "a mount point, any file on the "
-	  "filesystem, or a block device node (the filesystem mounted from "
-	  "it); the same as --fs" },
+	{ "MOUNTPOINT", NULL, NULL, "a mount point, or a block device node "
+	  "(the filesystem mounted from it); a file or directory inside the "
+	  "filesystem is refused, unlike add --fs; the same as --fs" },
 	{ "--fs", NULL, "FS", "the same, as a keyword" },
 	{ "--force", NULL, NULL, "also a filesystem the system cannot live "
 	  "without (/, devtmpfs, devpts, cgroup, revoke-bpfd's own), refused "

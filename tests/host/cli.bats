@@ -53,6 +53,16 @@ setup() {
 	[[ $output == *$'\nExit status: 0 something holds it; 1 nothing holds it, or an error (the message\n'* ]]
 }
 
+# revoke-bpfd refuses a umount of anything but a mount point's root (its
+# "is not a mount point" answer): the help must not offer "any file on
+# the filesystem", which --fs takes in add, del and holders.
+@test "umount's help does not offer a file inside the filesystem as MOUNTPOINT" {
+	run "$CLI" help umount
+	[ "$status" -eq 0 ]
+	[[ $output != *"any file on the"* ]]
+	[[ $output == *"a file or directory inside the"*"filesystem is refused"* ]]
+}
+
 @test "help of an unknown command is one line and exit 2" {
 	run "$CLI" help frob
 	[ "$status" -eq 2 ]
