@@ -52,7 +52,8 @@ static const struct cli_opt fs_opts[] = {
 	{ "--force", NULL, NULL, "with --fs: also a filesystem the system "
 	  "cannot live without (/, devtmpfs, devpts, cgroup, revoke-bpfd's "
 	  "socket's and pins'), refused otherwise with the reason; proc, "
-	  "sysfs and bpffs are refused even so" },
+	  "sysfs, bpffs and the filesystem revoke-bpfd runs from (most often "
+	  "/) are refused even so" },
 	{}
 };
 
@@ -99,7 +100,8 @@ static const struct cli_opt umount_opts[] = {
 	{ "--fs", NULL, "FS", "the same, as a keyword" },
 	{ "--force", NULL, NULL, "also a filesystem the system cannot live "
 	  "without (/, devtmpfs, devpts, cgroup, revoke-bpfd's own), refused "
-	  "otherwise with the reason" },
+	  "otherwise with the reason; never proc, sysfs, bpffs or the "
+	  "filesystem revoke-bpfd runs from (most often /)" },
 	{ "--cause", NULL, "WORD", "why, in one word (default: none), shown "
 	  "by list" },
 	{ "--timeout", NULL, "DURATION", "bound the sync, and the wait for the "

@@ -63,6 +63,15 @@ setup() {
 	[[ $output == *"a file or directory inside the"*"filesystem is refused"* ]]
 }
 
+# revoke-bpfd refuses the filesystem its executable is on even with
+# --force (most often /), which the --force lines listed as forceable.
+@test "--force's help says which filesystems it never forces: that of revoke-bpfd's executable too" {
+	run "$CLI" help add
+	[[ $output == *"the filesystem revoke-bpfd runs"*"from (most often /) are refused even so"* ]]
+	run "$CLI" help umount
+	[[ $output == *"the filesystem revoke-bpfd runs from (most often /)"* ]]
+}
+
 @test "help of an unknown command is one line and exit 2" {
 	run "$CLI" help frob
 	[ "$status" -eq 2 ]
