@@ -25,8 +25,9 @@ const struct cli_opt cli_global_opts[] = {
 	{ "--reply-timeout", NULL, "DURATION", "bound each wait for "
 	  "revoke-bpfd: connecting, its reading the request, its reply "
 	  "(default 5 s; a bare number is seconds, or 500ms, 2s, 1min; 0: no "
-	  "limit).  The replies to add and umount take as long as the holders "
-	  "do" },
+	  "limit).  The replies to add, umount, del, reload and unload are "
+	  "not bounded: add and umount take as long as the holders do, and "
+	  "the others wait behind a running add or umount" },
 	{ "--help", "-h", NULL, "this help, or the command's" },
 	{ "--version", "-V", NULL, "print revoke-bpf's version" },
 	{ "--", NULL, NULL, "end of options: what follows is an operand, "

@@ -277,6 +277,21 @@ int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
 	return fd;
 }
 
+/* Is the answer to @verb waited for without a deadline?  (ctl_read_answer()) */
+static bool reply_unbounded(enum revoke_verb verb)
+{
+	switch (verb) {
+	case REVOKE_VERB_ADD:
+	case REVOKE_VERB_UMOUNT:
+	case REVOKE_VERB_DEL:
+	case REVOKE_VERB_RELOAD:
+	case REVOKE_VERB_UNLOAD:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /**
  * ctl_read_answer() - read the answer to a request ctl_open() sent
  * @fd: from ctl_open(); closed here
@@ -289,9 +304,13 @@ int ctl_open(const char *path, const struct revoke_req *req, int send_fd,
  * @err: on failure, a one-line reason with what to do
  * @errlen: size of @err
  *
- * add's and umount's answers are waited for as long as they take: they
- * take as long as the holders do.  A signal that sets
- * ctl_client_interrupted ends the wait.
+ * The answers to what changes the revoked set (add, umount, del,
+ * reload, unload) are waited for as long as they take, once revoke-bpfd
+ * has read the request: add and umount take as long as the holders do,
+ * and each of them waits behind an add or umount already running
+ * (revoke-bpfd parks it, and does it after).  A deadline there would
+ * say "failed" of a request revoke-bpfd then carries out.  A signal that
+ * sets ctl_client_interrupted ends the wait.
  *
  * Return: 0 if an answer arrived (it may still be an "err" line), or a
  * negative errno: -EINTR once interrupted, -ETIMEDOUT, or another if
@@ -303,8 +322,7 @@ int ctl_read_answer(int fd, const char *path, const struct revoke_req *req,
 {
 	int ret;
 
-	ret = recv_all(fd, resp, req->verb == REVOKE_VERB_ADD ||
-			   req->verb == REVOKE_VERB_UMOUNT ? 0 :
+	ret = recv_all(fd, resp, reply_unbounded(req->verb) ? 0 :
 			   deadline_in(timeout_ms), req->progress ? progress : NULL,
 		       arg);
 	if (ret == -EINTR)
