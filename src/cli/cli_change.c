@@ -196,6 +196,25 @@ static int left_undone(const char *line, int status)
 	return status;
 }
 
+/* The report's lines of each kind, as the array members of its JSON. */
+static const struct {
+	const char *member;
+	const char *word;
+} report_arrays[] = {
+	{ "failures", REVOKE_LINE_FAILURE },
+	{ "killed", REVOKE_LINE_KILLED },
+	{ "loops", REVOKE_LINE_LOOP },
+	{ "mounted", REVOKE_LINE_MOUNTED },
+	{ "ttys", REVOKE_LINE_TTY },
+	{ "io_uring", REVOKE_LINE_IO_URING },
+	{ "slowest", REVOKE_LINE_SLOW },
+	{ "sync", REVOKE_LINE_SYNC },
+	{ "pins", REVOKE_LINE_PIN },
+	{ "unpins", REVOKE_LINE_UNPIN },
+	{ "filesystems", REVOKE_LINE_GONE },
+	{ "umount", REVOKE_LINE_UMOUNT },
+};
+
 /*
  * add's report: a line of counts, one line per failure and per holder
  * killed, then one per loop device and tty revoked with it.  Return 0,
@@ -220,18 +239,10 @@ static int print_report(char *body)
 		json_open("report", '{');
 		json_fields(NULL, line);
 		json_close('}');
-		json_lines("failures", body, REVOKE_LINE_FAILURE);
-		json_lines("killed", body, REVOKE_LINE_KILLED);
-		json_lines("loops", body, REVOKE_LINE_LOOP);
-		json_lines("mounted", body, REVOKE_LINE_MOUNTED);
-		json_lines("ttys", body, REVOKE_LINE_TTY);
-		json_lines("io_uring", body, REVOKE_LINE_IO_URING);
-		json_lines("slowest", body, REVOKE_LINE_SLOW);
-		json_lines("sync", body, REVOKE_LINE_SYNC);
-		json_lines("pins", body, REVOKE_LINE_PIN);
-		json_lines("unpins", body, REVOKE_LINE_UNPIN);
-		json_lines("filesystems", body, REVOKE_LINE_GONE);
-		json_lines("umount", body, REVOKE_LINE_UMOUNT);
+		for (i = 0; i < (int)(sizeof(report_arrays) /
+				      sizeof(report_arrays[0])); i++)
+			json_lines(report_arrays[i].member, body,
+				   report_arrays[i].word);
 		while ((line = cli_output_next_line(&body)))
 			status = left_undone(line, status);
 		return status;
