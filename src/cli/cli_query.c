@@ -157,8 +157,8 @@ static void list_pause(const char *line)
 			 strcmp(sub, "-") ? sub : "");
 	} else {
 		snprintf(what, sizeof(what), "class %s", sub);
-		snprintf(last, sizeof(last), "cause=%s (and devices added "
-			 "later)", cause);
+		snprintf(last, sizeof(last), "cause=%s, new devices too",
+			 cause);
 		snprintf(den, sizeof(den), "-");
 	}
 	list_row(PAUSE_ROW, esc, what, err, den, when, last);
