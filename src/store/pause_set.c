@@ -314,3 +314,78 @@ int pause_class_for_each(struct store *rb, pause_class_fn fn, void *ctx)
 	}
 	return errno == ENOENT ? 0 : -errno;
 }
+
+/* Count, in @ctx's "pause_devs"-shaped table, the users of @key's device. */
+struct dev_users {
+	struct revoke_rdev_key dev[REVOKE_PAUSE_ENTRIES];
+	__u32 users[REVOKE_PAUSE_ENTRIES];
+	size_t nr;
+};
+
+static int count_dev(const struct revoke_pause_key *key,
+		     const struct revoke_pause_val *val, void *arg)
+{
+	struct revoke_rdev_key dev = dev_of(key);
+	struct dev_users *du = arg;
+	size_t i;
+
+	(void)val;
+	for (i = 0; i < du->nr; i++)
+		if (!memcmp(&du->dev[i], &dev, sizeof(dev)))
+			break;
+	if (i == du->nr) {
+		if (du->nr == REVOKE_PAUSE_ENTRIES)
+			return -ENOSPC;
+		du->dev[du->nr++] = dev;
+	}
+	du->users[i]++;
+	return 0;
+}
+
+static bool counted(const struct dev_users *du,
+		    const struct revoke_rdev_key *dev)
+{
+	size_t i;
+
+	for (i = 0; i < du->nr; i++)
+		if (!memcmp(&du->dev[i], dev, sizeof(*dev)))
+			return true;
+	return false;
+}
+
+/**
+ * pause_set_sync() - make "pause_devs" count what "paused" holds
+ * @rb: the daemon's handles
+ *
+ * A daemon killed between a pause's two writes, or a "pause_devs" made
+ * anew, would leave a pause the hooks never look up: a start counts
+ * again, the entries wanted in before those not wanted go out.
+ *
+ * Return: 0 or a negative errno.
+ */
+int pause_set_sync(struct store *rb)
+{
+	static struct dev_users du;
+	struct revoke_rdev_key dev, next;
+	void *prev = NULL;
+	size_t i;
+	int err;
+
+	du.nr = 0;
+	memset(du.users, 0, sizeof(du.users));
+	err = pause_set_for_each(rb, count_dev, &du);
+	if (err)
+		return err;
+	for (i = 0; i < du.nr; i++)
+		if (bpf_map_update_elem(rb->pause_devs_fd, &du.dev[i],
+					&du.users[i], BPF_ANY))
+			return -errno;
+	while (!bpf_map_get_next_key(rb->pause_devs_fd, prev, &next)) {
+		dev = next;
+		if (!counted(&du, &dev) &&
+		    !bpf_map_delete_elem(rb->pause_devs_fd, &dev))
+			continue;	/* the walk goes on from the start */
+		prev = &dev;
+	}
+	return armed_update(rb);
+}

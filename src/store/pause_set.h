@@ -28,6 +28,7 @@ int pause_set_del(struct store *rb, const struct revoke_pause_key *key,
 		  enum revoke_change *change);
 int pause_set_for_each(struct store *rb, pause_set_fn fn, void *ctx);
 int pause_set_slices(struct store *rb, const char *cgroup_root);
+int pause_set_sync(struct store *rb);
 int pause_class_add(struct store *rb, const struct revoke_pause_class *key,
 		    uint32_t err, const char *cause, enum revoke_change *change);
 int pause_class_del(struct store *rb, const struct revoke_pause_class *key,
