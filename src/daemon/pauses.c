@@ -341,8 +341,17 @@ static int pause_answer(struct pause_run *run, const char *word,
 	if (err)
 		log_err("cannot update the paused users' slices: %s\n",
 			strerror(-err));
-	if (run->failed && !run->devices) {
-		answer_set_err(resp, &run->d->rb, run->failed, "paused device ");
+	if (run->failed && !run->devices && !run->lines.len) {
+		const char *why = store_attach_error(&run->d->rb);
+
+		if (why[0])
+			answer_err(resp, -run->failed, "cannot attach the "
+				   "enforcing programs, so nothing was paused: "
+				   "%s; see revoke-bpfd's log", why);
+		else
+			answer_err(resp, -run->failed, "cannot %s: %s",
+				   run->wake ? "pause" : "resume",
+				   strerror(-run->failed));
 		return -1;
 	}
 	/* some devices only failed: each is named with its reason */
