@@ -326,15 +326,62 @@ static void print_rest(const char *line)
 	       strtoul(why, NULL, 10) == 1 ? "s" : "");
 }
 
+/*
+ * A device line of a class that has its own line, done (not failed):
+ * counted under the class's line rather than shown (a class is tens of
+ * devices: tty is 70).
+ */
+static bool of_class_shown(const char *line, const char *body)
+{
+	char sub[40], want[64];
+
+	if (!cli_output_line_is(line, REVOKE_LINE_DEVICE) ||
+	    strstr(line, " " REVOKE_FIELD_REASON "=") ||
+	    !revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, sub, sizeof(sub)))
+		return false;
+	snprintf(want, sizeof(want), REVOKE_LINE_CLASS " "
+		 REVOKE_FIELD_SUBSYSTEM "=%s ", sub);
+	return strstr(body, want) != NULL;
+}
+
+/* After a class's line: how many of its devices the answer named. */
+static void print_class_devices(enum revoke_verb verb, const char *class_line,
+				const char *all)
+{
+	char sub[40], v[40], *copy = strdup(all), *body = copy, *line;
+	unsigned int n = 0;
+
+	if (!copy ||
+	    !revoke_kv_get(class_line, REVOKE_FIELD_SUBSYSTEM, sub, sizeof(sub)) ||
+	    (revoke_kv_get(class_line, REVOKE_FIELD_CHANGE, v, sizeof(v)) &&
+	     !strcmp(v, REVOKE_OK_ABSENT)))
+		goto out;
+	while ((line = cli_output_next_line(&body)))
+		n += cli_output_line_is(line, REVOKE_LINE_DEVICE) &&
+		     revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, v, sizeof(v)) &&
+		     !strcmp(v, sub) && !strstr(line, " " REVOKE_FIELD_REASON "=");
+	printf("  %u device%s of it %s\n", n, n == 1 ? "" : "s",
+	       verb == REVOKE_VERB_PAUSE ? "paused" : "resumed");
+out:
+	free(copy);
+}
+
 static void print_text(const struct pause_cmd *c, struct pause_sum *s)
 {
-	char *body = s->lines.data, *line;
+	const char *all = s->lines.data ? s->lines.data : "";
+	char *copy = strdup(all), *body = copy, *line;
 	unsigned long long *n = s->count;
 
 	if (!s->lines.len && c->verb == REVOKE_VERB_RESUME)
 		printf("nothing was paused for uid %u\n", c->base.uid);
-	while (body && (line = cli_output_next_line(&body)))
+	while (body && (line = cli_output_next_line(&body))) {
+		if (of_class_shown(line, all))
+			continue;
 		print_line(c->verb, line);
+		if (cli_output_line_is(line, REVOKE_LINE_CLASS))
+			print_class_devices(c->verb, line, all);
+	}
+	free(copy);
 	if (!s->counted)
 		return;
 	printf("  holders %llu: fds %llu, mappings %llu, waiters %llu; woken "

@@ -420,10 +420,12 @@ PAUSE_ANSWER=(
 	answer "ok paused" \
 		"class subsystem=sound uid=1001 errno=EIO change=added" \
 		"device rdev=116:3 type=char uid=1001 reason=ENOSPC" \
+		"device rdev=116:4 type=char uid=1001 errno=EIO change=added subsystem=sound" \
 		"holders=0 fds=0 mappings=0 waiters=0 woken=0 unmapped=0 released=0 failed=0 discover_us=1 total_us=1 killed=0 passes=0"
 	run rbpf pause --uid 1001 --subsystem sound --errno EIO
 	[ "$status" -eq 4 ]
 	expect_lines "class sound: paused for uid 1001, EIO; devices added later too" \
+		"  1 device of it paused" \
 		"char device 116:3: NOT paused for uid 1001: ENOSPC" \
 		"  holders 0: fds 0, mappings 0, waiters 0; woken 0; failed 0"
 }
