@@ -44,8 +44,10 @@ start_feed() {
 	[ -c "${!2}" ]
 }
 
-# feed KIND COMMAND: have devfeed KIND send one event (key, input)
-feed() { echo "$2" >"$FEED/$1.in"; }
+# feed KIND COMMAND: have devfeed KIND send one event (key, input).  The
+# FIFOs are written through a read-write open, which never blocks: a
+# helper that died fails the test by its silence, it does not hang it.
+feed() { echo "$2" 1<>"$FEED/$1.in"; }
 
 # sysfs_node CLASS ATTR VALUE: /dev/NAME of the device of CLASS whose ATTR
 # reads VALUE (the sound card's id, the video device's name)
@@ -148,7 +150,7 @@ answer() {
 ask() {
 	local n
 	n=$(wc -l <"$D/$1.out")
-	echo "$2" >"$D/$1.in"
+	echo "$2" 1<>"$D/$1.in"
 	answer "$1" "$n"
 }
 
@@ -159,7 +161,7 @@ begin() {
 	local name=$1 n i fd re s
 	n=$(wc -l <"$D/$name.out")
 	MARK[$name]=$n
-	echo "$2" >"$D/$name.in"
+	echo "$2" 1<>"$D/$name.in"
 	fd=$(printf '0x%x' "${CFD[$name]}")
 	case $2 in
 	read) re="^(0|16) $fd " ;;	# read(2), or READI_FRAMES (ioctl)
