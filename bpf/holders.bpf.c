@@ -204,6 +204,8 @@ int revoke_holder_fds(struct bpf_iter__task_file *ctx)
 	rec.start_boottime = task->group_leader->start_boottime;
 	rec.fd = ctx->fd;
 	rec.cloexec = fd_cloexec(task, ctx->fd);
+	rec.f_uid = file->f_cred->uid.val;
+	rec.f_euid = file->f_cred->euid.val;
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }
@@ -234,6 +236,8 @@ int revoke_holder_vmas(struct bpf_iter__task_vma *ctx)
 	rec.start = vma->vm_start;
 	rec.end = vma->vm_end;
 	rec.prot = vma->vm_flags & (VM_READ | VM_WRITE | VM_EXEC);
+	rec.f_uid = file->f_cred->uid.val;
+	rec.f_euid = file->f_cred->euid.val;
 	bpf_seq_write(ctx->meta->seq, &rec, sizeof(rec));
 	return 0;
 }

@@ -26,6 +26,7 @@
 #include "inode_set.bpf.h"
 #include "device_set.bpf.h"
 #include "super_set.bpf.h"
+#include "pause_set.bpf.h"
 
 #define EIO 5
 #define MAY_WRITE 0x2
@@ -204,7 +205,8 @@ static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
 /*
  * Return -EIO if device @rdev of @type (REVOKE_RDEV_*) is revoked for
  * @file: opened before the device went away, or at any time while it
- * has not gone yet; report it as @shown.
+ * has not gone yet; the pause's errno if it is paused for the user of
+ * this operation (pause_set.bpf.h); report it as @shown.
  */
 static __always_inline int deny_device(struct file *file, __u32 rdev,
 				       __u32 type,
@@ -214,7 +216,18 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 {
 	struct revoke_rdev_val *val;
 	struct revoke_state *st;
+	int err;
 
+	/* a descriptor passes while paused: it works again on resume */
+	if ((armed & REVOKE_ARMED_PAUSES) && hook != REVOKE_HOOK_FILE_RECEIVE) {
+		err = revoke_pause_errno((__u64)file, rdev, type);
+		if (err) {
+			st = state();
+			if (st)
+				report(st, shown, hook, op, arg);
+			return -err;
+		}
+	}
 	if (!(armed & REVOKE_ARMED_DEVICES))
 		return 0;
 	val = device_set_find(rdev, type);
@@ -235,7 +248,7 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 	struct revoke_key key = {};
 	__u32 fmt;
 
-	if (!(armed & REVOKE_ARMED_DEVICES))
+	if (!(armed & (REVOKE_ARMED_DEVICES | REVOKE_ARMED_PAUSES)))
 		return 0;
 	fmt = inode->i_mode & S_IFMT;
 	if (fmt != S_IFCHR && fmt != S_IFBLK)

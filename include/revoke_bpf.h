@@ -224,6 +224,81 @@ struct revoke_rdev_state {
 	__u64 nr_rdev;
 };
 
+#define REVOKE_SUBSYSTEM_LEN 32
+
+/**
+ * struct revoke_pause_key - a device paused for one user (revoke-bpf
+ *	pause): the "paused" map's key
+ * @rdev: the device number (inode->i_rdev, kernel encoding)
+ * @type: enum revoke_rdev_type
+ * @uid: the user, a uid of the initial user namespace
+ * @pad: always zero
+ */
+struct revoke_pause_key {
+	__u32 rdev;
+	__u32 type;
+	__u32 uid;
+	__u32 pad;
+};
+
+/**
+ * struct revoke_pause_val - what is known about a pause
+ * @err: the errno every denied operation fails with (ENODEV or EIO)
+ * @pad: always zero
+ * @paused_at: CLOCK_REALTIME seconds when it was paused
+ * @denials: operations denied so far
+ * @cause: who paused it, one word (e.g. "admin", "seat")
+ * @subsystem: the device class it was paused through (pause
+ *	--subsystem), or "" if it was named itself
+ */
+struct revoke_pause_val {
+	__u32 err;
+	__u32 pad;
+	__u64 paused_at;
+	__u64 denials;
+	char cause[REVOKE_CAUSE_LEN];
+	char subsystem[REVOKE_SUBSYSTEM_LEN];
+};
+
+/**
+ * struct revoke_pause_class - a device class paused for a user
+ *	("pause_classes", read by revoke-bpfd only): every device of it,
+ *	those that appear later too
+ * @uid: the user
+ * @subsystem: the class (sound, video4linux, hidraw, input, usb, ...)
+ */
+struct revoke_pause_class {
+	__u32 uid;
+	char subsystem[REVOKE_SUBSYSTEM_LEN];
+};
+
+#define REVOKE_PAUSE_CLASSES 256
+
+/*
+ * "pause_devs", keyed by struct revoke_rdev_key: for each device paused
+ * for anyone, for how many users.  A hook looks a device up here first,
+ * so that an unrelated device (/dev/null) costs one lookup while pauses
+ * exist, and looks up "paused" only for a device in it.
+ */
+#define REVOKE_PAUSE_ENTRIES 4096
+
+/**
+ * struct revoke_pause_slice - "pause_slices", keyed by a cgroup's id (the
+ *	cgroup v2 directory's inode number): a user's slice of the systemd
+ *	hierarchy (user.slice/user-U.slice), whose tasks are U's whatever
+ *	their uid (a rootless container's subuids)
+ * @uid: U
+ * @level: the cgroup's depth below the root (user-U.slice: 2)
+ */
+struct revoke_pause_slice {
+	__u32 uid;
+	__u32 level;
+};
+
+#define REVOKE_PAUSE_SLICES 1024
+/* The deepest cgroup level at which a user's slice is looked for */
+#define REVOKE_PAUSE_SLICE_LEVELS 4
+
 /*
  * What is revoked, as the hooks' first and, while nothing is, only load
  * sees it: revoke.bpf.c's global "revoke_armed" (its .bss map, written
@@ -232,6 +307,7 @@ struct revoke_rdev_state {
 #define REVOKE_ARMED_INODES 0x1		/* the revoked set may hold entries */
 #define REVOKE_ARMED_DEVICES 0x2	/* some device is revoked */
 #define REVOKE_ARMED_SUPERS 0x4		/* some filesystem is revoked */
+#define REVOKE_ARMED_PAUSES 0x8		/* some device is paused for a user */
 
 /**
  * struct revoke_super_val - a revoked filesystem ("revoked_supers", keyed
@@ -377,6 +453,9 @@ enum revoke_holder_kind {
  *	thread that holds the ring (REVOKE_HOLDER_RING_*)
  * @prot: the mapping's PROT_READ|PROT_WRITE|PROT_EXEC (REVOKE_HOLDER_VMA);
  *	REVOKE_URING_* (REVOKE_HOLDER_RING_*)
+ * @f_uid: the real uid the file was opened with, its f_cred's
+ *	(REVOKE_HOLDER_FD and REVOKE_HOLDER_VMA): whose it is, for a pause
+ * @f_euid: likewise, the effective uid
  */
 struct revoke_holder {
 	__u32 kind;
@@ -389,6 +468,8 @@ struct revoke_holder {
 	__u64 start_boottime;
 	__u32 cloexec;
 	__u32 prot;
+	__u32 f_uid;
+	__u32 f_euid;
 };
 
 /**

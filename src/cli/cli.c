@@ -42,6 +42,8 @@ static const struct cmd cmds[] = {
 	{ "list", do_list },
 	{ "status", do_status },
 	{ "holders", do_holders },
+	{ "pause", do_pause },
+	{ "resume", do_resume },
 	{ "events", do_events },
 	{ "uevent", do_uevent },
 	{ "reload", do_reload },

@@ -48,6 +48,8 @@ int do_unload(int argc, char **argv);
 int do_events(int argc, char **argv);		/* cli_events.c */
 int do_uevent(int argc, char **argv);
 int do_holders(int argc, char **argv);		/* cli_holders_list.c */
+int do_pause(int argc, char **argv);		/* cli_pause.c */
+int do_resume(int argc, char **argv);
 
 /* cli_target.c */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,
@@ -142,6 +144,7 @@ void json_error(const char *msg);
 void cli_holders_print(const char *line, bool killed);
 void cli_holders_print_slow(const char *line);
 void cli_holders_print_user(const char *line);
+void cli_holders_print_comm(const char *line);
 
 /* ctl_client.c */
 typedef void (*ctl_progress_fn)(const char *line, void *arg);

@@ -25,9 +25,9 @@ const struct cli_opt cli_global_opts[] = {
 	{ "--reply-timeout", NULL, "DURATION", "bound each wait for "
 	  "revoke-bpfd: connecting, its reading the request, its reply "
 	  "(default 5 s; a bare number is seconds, or 500ms, 2s, 1min; 0: no "
-	  "limit).  The replies to add, umount, del, reload and unload are "
-	  "not bounded: add and umount take as long as the holders do, and "
-	  "the others wait behind a running add or umount" },
+	  "limit).  The replies to add, umount, del, pause, resume, reload "
+	  "and unload are not bounded: add and umount take as long as the "
+	  "holders do, and the others wait behind a running add or umount" },
 	{ "--help", "-h", NULL, "this help, or the command's" },
 	{ "--version", "-V", NULL, "print revoke-bpf's version" },
 	{ "--", NULL, NULL, "end of options: what follows is an operand, "
@@ -149,6 +149,40 @@ static const struct cli_opt unload_opts[] = {
 	{}
 };
 
+static const struct cli_opt pause_opts[] = {
+	{ "--uid", NULL, "UID", "the user, by number: a task whose real or "
+	  "effective uid it is, one under its systemd slice "
+	  "(user-UID.slice), and a descriptor it opened, wherever it is "
+	  "now" },
+	{ "DEVICE", NULL, NULL, "a device node (/dev/snd/pcmC0D0c); or "
+	  "--rdev MAJ:MIN --char|--block; or --subsystem NAME: every "
+	  "device of that class in /sys/class (sound, video4linux, hidraw, "
+	  "input; usb: /dev/bus/usb), those added later too" },
+	{ "--rdev", NULL, "MAJ:MIN", "a device by number; --char or --block "
+	  "right after it" },
+	{ "--char", NULL, NULL, "after --rdev: a character device" },
+	{ "--block", NULL, NULL, "after --rdev: a block device" },
+	{ "--subsystem", NULL, "NAME", "a device class, as above" },
+	{ "--errno", NULL, "NAME", "what the user's calls fail with: ENODEV "
+	  "(the default, what evdev and hidraw clients expect of a revoke) "
+	  "or EIO" },
+	{ "--cause", NULL, "WORD", "why, in one word (default: admin), "
+	  "shown by list" },
+	{}
+};
+
+static const struct cli_opt resume_opts[] = {
+	{ "--uid", NULL, "UID", "the user whose pauses are lifted" },
+	{ "DEVICE", NULL, NULL, "a node, --rdev MAJ:MIN --char|--block or "
+	  "--subsystem NAME, as pause takes; none: every pause of the user" },
+	{ "--rdev", NULL, "MAJ:MIN", "a device by number" },
+	{ "--char", NULL, NULL, "after --rdev: a character device" },
+	{ "--block", NULL, NULL, "after --rdev: a block device" },
+	{ "--subsystem", NULL, "NAME", "a class paused with --subsystem, and "
+	  "every device paused through it" },
+	{}
+};
+
 #define EXIT_COMMON "0 done; 1 failed, nothing done (or revoke-bpfd " \
 	"unreachable); 2 the command line is wrong, nothing was sent"
 
@@ -185,6 +219,13 @@ static const char *const holders_syn[] = {
 	NULL,
 };
 
+static const char *const pause_syn[] = {
+	"--uid UID [--errno ENODEV|EIO] [--cause WORD] DEVICE...",
+	"  DEVICE: NODE | --rdev MAJ:MIN --char|--block | --subsystem NAME",
+	NULL,
+};
+
+static const char *const resume_syn[] = { "--uid UID [DEVICE...]", NULL };
 static const char *const none_syn[] = { "", NULL };
 static const char *const list_syn[] = { "[--all]", NULL };
 static const char *const status_syn[] = { "[-v|--verbose]", NULL };
@@ -261,6 +302,41 @@ static const struct cli_help helps[] = {
 			"is wrong",
 		.example = "revoke-bpf holders --fs /media/usb\n"
 			   "revoke-bpf holders -s /dev/ttyUSB0 || echo free",
+	},
+	{
+		.name = "pause", .verb = REVOKE_VERB_PAUSE,
+		.line = "--uid UID DEVICE...     deny devices to one user, "
+			"undoably",
+		.synopsis = pause_syn,
+		.about = "Pause: every open, read, write, ioctl, mmap, lock "
+			 "and fcntl of that user on the device fails with "
+			 "ENODEV (or --errno), through every node of it; the "
+			 "user's blocked calls are woken once; other users "
+			 "and root are not touched.  Nothing is closed: resume "
+			 "gives the same descriptors back.  A mapping of the "
+			 "device (an ALSA ring, a v4l2 buffer) works without "
+			 "a system call and is not paused: it is named, exit "
+			 "4.",
+		.opts = { pause_opts },
+		.exit = "0 every access of the user is paused; 1 nothing was "
+			"paused; 2 the command line is wrong; 4 some access is "
+			"not (a mapping, a device that could not be paused: "
+			"each is named)",
+		.example = "revoke-bpf pause --uid 1001 /dev/snd/pcmC0D0c\n"
+			   "revoke-bpf pause --uid 1001 --subsystem video4linux",
+	},
+	{
+		.name = "resume", .verb = REVOKE_VERB_RESUME,
+		.line = "--uid UID [DEVICE...]   give paused devices back",
+		.synopsis = resume_syn,
+		.about = "Lift a user's pauses: of the devices named, or all "
+			 "of them; the descriptors the user holds work again.  "
+			 "Resuming what is not paused is harmless and says "
+			 "so.",
+		.opts = { resume_opts },
+		.exit = "0 done; 1 failed; 2 the command line is wrong; 4 "
+			"some device could not be resumed (it is named)",
+		.example = "revoke-bpf resume --uid 1001",
 	},
 	{
 		.name = "list", .verb = REVOKE_VERB_LIST,

@@ -12,7 +12,11 @@
 #include "cli.h"
 
 /* A process name from the daemon (percent-encoded), escaped: " (comm)" */
-static void print_comm(const char *line)
+/**
+ * cli_holders_print_comm() - " (NAME)" if the line has comm=
+ * @line: a line of the answer
+ */
+void cli_holders_print_comm(const char *line)
 {
 	char comm[64], esc[256];
 
@@ -55,7 +59,7 @@ void cli_holders_print(const char *line, bool killed)
 	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
 	revoke_kv_get(line, REVOKE_FIELD_GONE, gone, sizeof(gone));
 	printf("  %s: pid %s", killed ? "killed" : "failed", pid);
-	print_comm(line);
+	cli_holders_print_comm(line);
 	cli_holders_print_user(line);
 	if (strcmp(tid, "0"))
 		printf(" thread %s", tid);
@@ -84,6 +88,6 @@ void cli_holders_print_slow(const char *line)
 		return;
 	revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
 	printf("  slow: pid %s", pid);
-	print_comm(line);
+	cli_holders_print_comm(line);
 	printf(" took %llu ms\n", t / 1000);
 }

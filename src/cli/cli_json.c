@@ -199,7 +199,7 @@ void json_field(const char *line, const char *key, char *val)
  * @word: the line's first word (REVOKE_LINE_*), or NULL
  * @line: the fields; split in place
  *
- * A revoked_at or removed_at also gets its RFC 3339 form,
+ * A revoked_at, removed_at or paused_at also gets its RFC 3339 form,
  * KEY_rfc3339 (null for 0: not removed).
  */
 void json_fields(const char *word, char *line)
@@ -209,7 +209,8 @@ void json_fields(const char *word, char *line)
 	while ((val = revoke_kv_next(&cursor, &key))) {
 		json_field(word, key, val);
 		if ((!strcmp(key, REVOKE_FIELD_REVOKED_AT) ||
-		     !strcmp(key, REVOKE_FIELD_REMOVED_AT)) && json_is_int(val)) {
+		     !strcmp(key, REVOKE_FIELD_REMOVED_AT) ||
+		     !strcmp(key, REVOKE_FIELD_PAUSED_AT)) && json_is_int(val)) {
 			snprintf(name, sizeof(name), "%s_rfc3339", key);
 			json_time(name, strtoll(val, NULL, 10), -1);
 		}

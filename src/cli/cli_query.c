@@ -117,6 +117,69 @@ static void list_inode(const char *line)
 	       den, when, counts, esc);
 }
 
+/* The pauses' table: for whom, what, with which errno, since when. */
+#define PAUSE_ROW "%-16s %-18s %-6s %7s %-19s %s"
+
+/* Is @line a pause of a device, or of a class? */
+static bool list_is_pause(const char *line)
+{
+	char kind[16];
+
+	return revoke_kv_get(line, REVOKE_FIELD_KIND, kind, sizeof(kind)) &&
+	       !strncmp(kind, "pause", 5);
+}
+
+/* One pause: the user's name (or uid), the device or class, ... */
+static void list_pause(const char *line)
+{
+	char who[3 * 64], esc[4 * 64], what[64], a[32], b[32], err[16];
+	char den[32], at[32], when[40], cause[64], sub[40], last[128];
+
+	if (revoke_kv_get(line, REVOKE_FIELD_USER, who, sizeof(who)))
+		cli_esc_name(who, esc, sizeof(esc));
+	else
+		list_get(line, REVOKE_FIELD_UID, esc, sizeof(esc));
+	list_get(line, REVOKE_FIELD_ERRNO, err, sizeof(err));
+	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	list_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
+	list_get(line, REVOKE_FIELD_PAUSED_AT, at, sizeof(at));
+	if (strcmp(at, "-") && strcmp(at, "0"))
+		cli_output_time(when, sizeof(when), strtoll(at, NULL, 10), -1,
+				false);
+	else
+		snprintf(when, sizeof(when), "-");
+	list_get(line, REVOKE_FIELD_SUBSYSTEM, sub, sizeof(sub));
+	if (revoke_kv_get(line, REVOKE_FIELD_RDEV, b, sizeof(b))) {
+		list_get(line, REVOKE_FIELD_TYPE, a, sizeof(a));
+		snprintf(what, sizeof(what), "%s %s", a, b);
+		snprintf(last, sizeof(last), "cause=%s%s%s", cause,
+			 strcmp(sub, "-") ? " class=" : "",
+			 strcmp(sub, "-") ? sub : "");
+	} else {
+		snprintf(what, sizeof(what), "class %s", sub);
+		snprintf(last, sizeof(last), "cause=%s, new devices too",
+			 cause);
+		snprintf(den, sizeof(den), "-");
+	}
+	list_row(PAUSE_ROW, esc, what, err, den, when, last);
+}
+
+/* The second table: what is paused, and for whom. */
+static void list_pauses(char *body)
+{
+	char *line;
+	int n = 0;
+
+	while ((line = cli_output_next_line(&body))) {
+		if (!list_is_pause(line))
+			continue;
+		if (!n++)
+			list_row(PAUSE_ROW, "PAUSED FOR", "DEVICE", "ERRNO",
+				 "DENIALS", "PAUSED_AT", "");
+		list_pause(line);
+	}
+}
+
 /* --all: also the dead files; 0, or -1 after a message */
 static int list_parse(int *argc, char **argv, bool *all)
 {
@@ -164,8 +227,8 @@ static void list_json(char *body, bool all)
 int do_list(int argc, char **argv)
 {
 	struct rbuf resp = {};
-	char *body, *line, kind[16];
-	int n = 0, dead = 0, ret;
+	char *body, *line, kind[16], *copy;
+	int n = 0, dead = 0, paused = 0, ret;
 	bool all;
 
 	list_parse(&argc, argv, &all);
@@ -179,8 +242,13 @@ int do_list(int argc, char **argv)
 		rbuf_free(&resp);
 		return 0;
 	}
+	copy = strdup(body);
 	while ((line = cli_output_next_line(&body))) {
 		list_get(line, REVOKE_FIELD_KIND, kind, sizeof(kind));
+		if (list_is_pause(line)) {
+			paused++;
+			continue;
+		}
 		if (!strcmp(kind, "dead") && !all) {
 			dead++;
 			continue;
@@ -202,6 +270,11 @@ int do_list(int argc, char **argv)
 		       "and mappings of a revoked file now refer to, gone once "
 		       "closed; 'list --all' shows them)\n", dead,
 		       dead == 1 ? "" : "s");
+	if (paused && copy) {
+		putchar('\n');
+		list_pauses(copy);
+	}
+	free(copy);
 	rbuf_free(&resp);
 	return 0;
 }
@@ -236,6 +309,7 @@ struct status_view {
 	char *body;
 	char enforcement[16], attached[32], skipped[16], entries[24];
 	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
+	char pauses[24];
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
 
@@ -268,6 +342,7 @@ static void status_read(struct status_view *v)
 	status_get(v->body, REVOKE_FIELD_DEVICES, v->devices, sizeof(v->devices));
 	status_get(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
 		   sizeof(v->filesystems));
+	status_get(v->body, REVOKE_FIELD_PAUSES, v->pauses, sizeof(v->pauses));
 	status_get(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
 	status_get(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
 	status_get(v->body, REVOKE_FIELD_DAEMON_PID, v->pid, sizeof(v->pid));
@@ -316,10 +391,12 @@ static void status_summary(const struct status_view *v)
 	printf("%-12s %s attached", "programs", v->attached);
 	if (strcmp(v->skipped, "0") && strcmp(v->skipped, "?"))
 		printf(", %s skipped (this kernel lacks their hook)", v->skipped);
-	printf("\n%-12s %s inode%s, %s device%s, %s filesystem%s (room for %s "
-	       "inodes)\n", "entries", v->entries, plural(v->entries),
-	       v->devices, plural(v->devices), v->filesystems,
-	       plural(v->filesystems), v->capacity);
+	printf("\n%-12s %s inode%s, %s device%s, %s filesystem%s", "entries",
+	       v->entries, plural(v->entries), v->devices, plural(v->devices),
+	       v->filesystems, plural(v->filesystems));
+	if (strcmp(v->pauses, "0") && strcmp(v->pauses, "?"))
+		printf(", %s pause%s", v->pauses, plural(v->pauses));
+	printf(" (room for %s inodes)\n", v->capacity);
 	printf("%-12s %s\n", "BPF LSM", v->bpf_lsm);
 	printf("%-12s %s\n", "kernel", cli_esc(v->kernel, esc, sizeof(esc)));
 	status_uptime(v->uptime, up, sizeof(up));

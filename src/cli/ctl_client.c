@@ -286,6 +286,8 @@ static bool reply_unbounded(enum revoke_verb verb)
 	case REVOKE_VERB_DEL:
 	case REVOKE_VERB_RELOAD:
 	case REVOKE_VERB_UNLOAD:
+	case REVOKE_VERB_PAUSE:
+	case REVOKE_VERB_RESUME:
 		return true;
 	default:
 		return false;

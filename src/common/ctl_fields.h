@@ -24,6 +24,8 @@
 #define REVOKE_OK_RELOADED	"reloaded"
 #define REVOKE_OK_UMOUNTED	"umounted"
 #define REVOKE_OK_HOLDERS	"holders"
+#define REVOKE_OK_PAUSED	"paused"	/* pause: N devices, each a line */
+#define REVOKE_OK_RESUMED	"resumed"	/* resume: likewise */
 
 extern const char *const revoke_ok_words[];	/* NULL-terminated */
 
@@ -43,6 +45,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 #define REVOKE_LINE_HOLDER	"holder"	/* holders: one process */
 #define REVOKE_LINE_MOUNTED	"mounted"	/* add: a fs on a revoked image */
+#define REVOKE_LINE_DEVICE	"device"	/* pause, resume: one device */
+#define REVOKE_LINE_CLASS	"class"		/* pause, resume: a class */
 
 /* What add and del name (the line after "ok WORD"), and list's lines. */
 #define REVOKE_FIELD_DEV		"dev"
@@ -59,6 +63,10 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_CAUSE		"cause"
 #define REVOKE_FIELD_FS			"fs"	/* a filesystem's s_dev */
 #define REVOKE_FIELD_FSTYPE		"fstype"
+#define REVOKE_FIELD_ERRNO		"errno"		/* a pause's */
+#define REVOKE_FIELD_CHANGE		"change"	/* added, already, ... */
+#define REVOKE_FIELD_SUBSYSTEM		"subsystem"
+#define REVOKE_FIELD_PAUSED_AT		"paused_at"
 #define REVOKE_FIELD_RESULT		"result"
 #define REVOKE_FIELD_SYNC_US		"sync_us"
 #define REVOKE_FIELD_PIPELINE_US	"pipeline_us"
@@ -140,6 +148,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_CAPACITY		"capacity"
 #define REVOKE_FIELD_DEVICES		"devices"
 #define REVOKE_FIELD_FILESYSTEMS	"filesystems"
+#define REVOKE_FIELD_PAUSES		"pauses"
+#define REVOKE_FIELD_PAUSED_CLASSES	"paused_classes"
 #define REVOKE_FIELD_FREED_INODES	"freed_inodes"
 #define REVOKE_FIELD_EVENTS_LOST	"events_lost"
 #define REVOKE_FIELD_SUBSCRIBERS	"subscribers"

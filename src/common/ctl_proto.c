@@ -47,7 +47,7 @@ const char *revoke_rdev_type_name(uint32_t type)
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
-	char rdev[96] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
+	char rdev[160] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
 	char fs[32] = "";
 	size_t used;
 	int n;
@@ -79,6 +79,15 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 			 req->rdev_major, req->rdev_minor,
 			 revoke_rdev_type_name(req->rdev_type),
 			 req->removed ? " removed=yes" : "");
+	if (req->has_uid)
+		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
+			 " uid=%u", req->uid);
+	if (req->subsystem[0])
+		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
+			 " subsystem=%s", req->subsystem);
+	if (req->pause_errno)
+		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
+			 " errno=%s", revoke_pause_errno_name(req->pause_errno));
 	/* a device's, or a filesystem's (add fs=, umount) */
 	if (req->cause[0])
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
@@ -219,6 +228,9 @@ static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
 	}
 	if (!strncmp(key, "p.", 2))
 		return revoke_req_parse_prop(key + 2, val, req, why);
+	if (!strcmp(key, "uid") || !strcmp(key, "errno") ||
+	    !strcmp(key, "subsystem"))
+		return revoke_req_parse_pause(key, val, req, why);
 	if (!strcmp(key, "cause")) {
 		if (req->cause[0] ||
 		    revoke_parse_cause(val, req->cause, sizeof(req->cause))) {
@@ -409,7 +421,8 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		}
 		if (req->has_ino || req->has_dev || req->removed ||
 		    req->cause[0] || req->has_release || req->timeout_ms ||
-		    req->spare || req->progress || req->force) {
+		    req->spare || req->progress || req->force ||
+		    req->has_uid || req->pause_errno || req->subsystem[0]) {
 			*why = "uevent takes action, rdev, type and p.KEY fields only";
 			return -EINVAL;
 		}
@@ -417,6 +430,12 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	}
 	if (req->action[0] || req->nprops) {
 		*why = "action and p.KEY are fields of uevent only";
+		return -EINVAL;
+	}
+	if (revoke_verb_takes(req->verb, REVOKE_FIELDS_PAUSE))
+		return revoke_req_check_pause(req, why);
+	if (req->has_uid || req->pause_errno || req->subsystem[0]) {
+		*why = "uid, errno and subsystem are fields of pause and resume only";
 		return -EINVAL;
 	}
 
@@ -499,7 +518,7 @@ int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 	}
 	tok = strsep(&cursor, " ");
 	if (!tok || revoke_verb_parse(tok, &req->verb)) {
-		*why = "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount or holders)";
+		*why = "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount, holders, pause or resume)";
 		return -EINVAL;
 	}
 	while ((val = revoke_kv_next(&cursor, &key))) {

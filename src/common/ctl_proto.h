@@ -160,6 +160,10 @@ struct revoke_req {
 	unsigned int fs_major;
 	unsigned int fs_minor;
 	char cause[32];
+	bool has_uid;
+	uint32_t uid;
+	uint32_t pause_errno;
+	char subsystem[32];
 	char action[16];
 	const char *prop_keys[REVOKE_MAX_PROPS];
 	const char *prop_vals[REVOKE_MAX_PROPS];
@@ -175,6 +179,9 @@ int revoke_parse_timeout_ms(const char *s, unsigned int *out);
 int revoke_parse_rdev_type(const char *s, uint32_t *out);
 const char *revoke_rdev_type_name(uint32_t type);
 int revoke_parse_cause(const char *s, char *out, size_t len);
+int revoke_parse_pause_errno(const char *s, uint32_t *out);
+const char *revoke_pause_errno_name(uint32_t err);
+int revoke_parse_subsystem(const char *s, char *out, size_t len);
 bool revoke_prop_name_ok(const char *key, size_t len);
 int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 			const char *val);
@@ -187,6 +194,9 @@ int revoke_req_format_props(const struct revoke_req *req, char *buf,
 			    size_t len);
 int revoke_req_parse_prop(const char *key, const char *val,
 			  struct revoke_req *req, const char **why);
+int revoke_req_parse_pause(const char *key, const char *val,
+			   struct revoke_req *req, const char **why);
+int revoke_req_check_pause(const struct revoke_req *req, const char **why);
 int revoke_req_parse(const char *buf, size_t len, struct revoke_req *req,
 		     const char **why);
 

@@ -14,8 +14,8 @@
  * Who may send each verb (revoke-bpf(8) and revoke-bpfd(8) --group say
  * the same, from revoke_access_who()):
  * - anyone: list and status;
- * - root and the --group: add, del, umount, reload, and holders and events
- *   (they name other users' processes);
+ * - root and the --group: add, del, umount, reload, pause and resume, and
+ *   holders and events (they name other users' processes);
  * - root alone: uevent (it can forge a device's removal: udev runs its
  *   RUN programs as root) and unload (it stops revoke-bpfd and detaches
  *   the programs for every user, as "systemctl stop" would).
@@ -67,6 +67,16 @@ const struct revoke_verb_info revoke_verbs[REVOKE_VERB_COUNT] = {
 		.name = "holders",
 		.access = REVOKE_ACCESS_GROUP,
 		.fields = REVOKE_FIELDS_TARGET | REVOKE_FIELDS_FS,
+	},
+	[REVOKE_VERB_PAUSE] = {
+		.name = "pause",
+		.access = REVOKE_ACCESS_GROUP,
+		.fields = REVOKE_FIELDS_PAUSE,
+	},
+	[REVOKE_VERB_RESUME] = {
+		.name = "resume",
+		.access = REVOKE_ACCESS_GROUP,
+		.fields = REVOKE_FIELDS_PAUSE,
 	},
 };
 
@@ -159,5 +169,6 @@ const char *const revoke_ok_words[] = {
 	REVOKE_OK_ADDED, REVOKE_OK_ALREADY, REVOKE_OK_DELETED,
 	REVOKE_OK_ABSENT, REVOKE_OK_LIST, REVOKE_OK_STATUS, REVOKE_OK_EVENTS,
 	REVOKE_OK_UNLOADED, REVOKE_OK_IGNORED, REVOKE_OK_RELOADED,
-	REVOKE_OK_UMOUNTED, REVOKE_OK_HOLDERS, NULL,
+	REVOKE_OK_UMOUNTED, REVOKE_OK_HOLDERS, REVOKE_OK_PAUSED,
+	REVOKE_OK_RESUMED, NULL,
 };

@@ -25,6 +25,8 @@ enum revoke_verb {
 	REVOKE_VERB_RELOAD,
 	REVOKE_VERB_UMOUNT,
 	REVOKE_VERB_HOLDERS,
+	REVOKE_VERB_PAUSE,
+	REVOKE_VERB_RESUME,
 	REVOKE_VERB_COUNT,
 };
 
@@ -33,6 +35,7 @@ enum revoke_verb {
 #define REVOKE_FIELDS_ADD	0x2	/* removed, cause, release, timeout_ms, spare */
 #define REVOKE_FIELDS_UEVENT	0x4	/* action, rdev, type, p.KEY */
 #define REVOKE_FIELDS_FS	0x8	/* fs */
+#define REVOKE_FIELDS_PAUSE	0x10	/* uid, rdev, type, subsystem, errno, cause */
 
 /**
  * enum revoke_access - who may send a verb

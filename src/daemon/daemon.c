@@ -353,6 +353,8 @@ static int serve(struct daemon *d, int lfd)
 	if (!ret && d->uevent_fd >= 0)
 		ret = ctl_loop_watch(&d->loop, d->uevent_fd,
 				     devices_read_uevents, d);
+	if (!ret && d->pause_uevent_fd >= 0)
+		ret = pauses_watch(d);
 	if (!ret)
 		ret = ctl_loop_run(&d->loop);
 	if (ret)
@@ -443,6 +445,10 @@ static int run(struct daemon *d, const struct options *o, int lfd)
 	ret = start(d, o);
 	if (ret)
 		return ret;
+	ret = pauses_start(d);
+	if (ret)
+		log_err("cannot listen for the devices of paused classes: %s\n",
+			strerror(-ret));
 	log_info("ready, listening on %s\n", o->socket_path);
 	notify_init(d);
 	notify_ready(d);
@@ -466,7 +472,7 @@ int main(int argc, char **argv)
 		.detach_after_s = DETACH_AFTER_DEFAULT_S,
 	};
 	struct daemon d = { .started = time(NULL), .uevent_fd = -1,
-			    .signal_fd = -1 };
+			    .pause_uevent_fd = -1, .signal_fd = -1 };
 	char err[1024];
 	int ret, lfd = -1;
 
@@ -520,6 +526,8 @@ cleanup:
 		close(d.signal_fd);
 	if (d.uevent_fd >= 0)
 		close(d.uevent_fd);
+	if (d.pause_uevent_fd >= 0)
+		close(d.pause_uevent_fd);
 	policy_free(&d.policy);
 	return ret;
 }

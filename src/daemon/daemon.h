@@ -143,6 +143,8 @@ struct daemon_busy {
  * @policy: the policy in force
  * @uevent_fd: the kernel uevent socket (source netlink), or -1
  * @uevent_req: the kernel uevent being handled
+ * @pause_uevent_fd: the kernel uevent socket while a class is paused
+ *	(pauses.c), or -1
  * @parts: partitions removed before their disk
  * @signal_fd: SIGTERM, SIGINT and SIGHUP
  * @loop: the event loop
@@ -165,6 +167,7 @@ struct daemon {
 	struct policy policy;
 	int uevent_fd;
 	struct revoke_req uevent_req;
+	int pause_uevent_fd;
 	struct devices_parts parts;
 	int signal_fd;
 	struct ctl_loop loop;
@@ -287,6 +290,15 @@ int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
 
 /* verbs_holders.c */
+/* pauses.c */
+int pauses_follow(struct daemon *d);
+int pauses_start(struct daemon *d);
+int pauses_watch(struct daemon *d);
+int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
+		const struct revoke_req *req, struct rbuf *resp);
+int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
+		 const struct revoke_req *req, struct rbuf *resp);
+
 int verbs_holders(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp);
 

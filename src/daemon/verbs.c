@@ -399,6 +399,8 @@ static const verbs_fn verbs_handlers[REVOKE_VERB_COUNT] = {
 	[REVOKE_VERB_RELOAD] = verbs_reload,
 	[REVOKE_VERB_UMOUNT] = umount_fs,
 	[REVOKE_VERB_HOLDERS] = verbs_holders,
+	[REVOKE_VERB_PAUSE] = verbs_pause,
+	[REVOKE_VERB_RESUME] = verbs_resume,
 };
 
 static bool verbs_may_act(const struct daemon *d, const struct ctl_peer *peer)

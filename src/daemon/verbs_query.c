@@ -73,6 +73,60 @@ static int verbs_list_rdev(const struct revoke_rdev_key *key,
 	return 0;
 }
 
+/* @v's cause and subsystem, NUL-terminated, "-" for none */
+static void pause_words(const struct revoke_pause_val *v, char *cause,
+			char *sub)
+{
+	memcpy(cause, v->cause, REVOKE_CAUSE_LEN);
+	cause[REVOKE_CAUSE_LEN - 1] = '\0';
+	memcpy(sub, v->subsystem, REVOKE_SUBSYSTEM_LEN);
+	sub[REVOKE_SUBSYSTEM_LEN - 1] = '\0';
+	if (!cause[0])
+		strcpy(cause, "-");
+}
+
+static int verbs_list_pause(const struct revoke_pause_key *key,
+			    const struct revoke_pause_val *val, void *ctx)
+{
+	struct verbs_list_ctx *lc = ctx;
+	char cause[REVOKE_CAUSE_LEN], sub[REVOKE_SUBSYSTEM_LEN];
+
+	pause_words(val, cause, sub);
+	rbuf_printf(lc->body, REVOKE_FIELD_RDEV "=%u:%u "
+		    REVOKE_FIELD_TYPE "=%s " REVOKE_FIELD_KIND "=pause "
+		    REVOKE_FIELD_UID "=%u", revoke_kdev_major(key->rdev),
+		    revoke_kdev_minor(key->rdev),
+		    revoke_rdev_type_name(key->type), key->uid);
+	revoke_user_field(lc->body, key->uid);
+	rbuf_printf(lc->body, " " REVOKE_FIELD_ERRNO "=%s "
+		    REVOKE_FIELD_PAUSED_AT "=%llu " REVOKE_FIELD_DENIALS "=%llu "
+		    REVOKE_FIELD_CAUSE "=%s%s%s\n",
+		    revoke_pause_errno_name(val->err),
+		    (unsigned long long)val->paused_at,
+		    (unsigned long long)val->denials, cause,
+		    sub[0] ? " " REVOKE_FIELD_SUBSYSTEM "=" : "", sub);
+	return 0;
+}
+
+static int verbs_list_pause_class(const struct revoke_pause_class *key,
+				  const struct revoke_pause_val *val,
+				  void *ctx)
+{
+	struct verbs_list_ctx *lc = ctx;
+	char cause[REVOKE_CAUSE_LEN], sub[REVOKE_SUBSYSTEM_LEN];
+
+	pause_words(val, cause, sub);
+	rbuf_printf(lc->body, REVOKE_FIELD_SUBSYSTEM "=%s "
+		    REVOKE_FIELD_KIND "=pause_class " REVOKE_FIELD_UID "=%u",
+		    sub, key->uid);
+	revoke_user_field(lc->body, key->uid);
+	rbuf_printf(lc->body, " " REVOKE_FIELD_ERRNO "=%s "
+		    REVOKE_FIELD_PAUSED_AT "=%llu " REVOKE_FIELD_CAUSE "=%s\n",
+		    revoke_pause_errno_name(val->err),
+		    (unsigned long long)val->paused_at, cause);
+	return 0;
+}
+
 int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	       const struct revoke_req *req, struct rbuf *resp)
 {
@@ -87,6 +141,10 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 		err = device_set_for_each(&d->rb, verbs_list_rdev, &lc);
 	if (!err)
 		err = filesystems_list(d, &body);
+	if (!err)
+		err = pause_class_for_each(&d->rb, verbs_list_pause_class, &lc);
+	if (!err)
+		err = pause_set_for_each(&d->rb, verbs_list_pause, &lc);
 	if (err) {
 		rbuf_free(&body);
 		answer_err(resp, -err, "cannot read the revoked set: %s",
@@ -101,17 +159,37 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	return 0;
 }
 
+static int count_pause(const struct revoke_pause_key *key,
+		       const struct revoke_pause_val *val, void *ctx)
+{
+	(void)key;
+	(void)val;
+	(*(uint64_t *)ctx)++;
+	return 0;
+}
+
+static int count_class(const struct revoke_pause_class *key,
+		       const struct revoke_pause_val *val, void *ctx)
+{
+	(void)key;
+	(void)val;
+	(*(uint64_t *)ctx)++;
+	return 0;
+}
+
 int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		 const struct revoke_req *req, struct rbuf *resp)
 {
 	struct revoke_state st;
 	struct utsname uts;
-	uint64_t count = 0, ndev = 0, nfs = 0;
+	uint64_t count = 0, ndev = 0, nfs = 0, npause = 0, nclass = 0;
 	int i;
 
 	(void)peer;
 	(void)req;
 	uname(&uts);
+	pause_set_for_each(&d->rb, count_pause, &npause);
+	pause_class_for_each(&d->rb, count_class, &nclass);
 	inode_set_count(&d->rb, &count);
 	device_set_count(&d->rb, &ndev);
 	super_set_count(&d->rb, &nfs);
@@ -155,6 +233,10 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		    (unsigned long long)ndev);
 	rbuf_printf(resp, REVOKE_FIELD_FILESYSTEMS "=%llu\n",
 		    (unsigned long long)nfs);
+	rbuf_printf(resp, REVOKE_FIELD_PAUSES "=%llu\n",
+		    (unsigned long long)npause);
+	rbuf_printf(resp, REVOKE_FIELD_PAUSED_CLASSES "=%llu\n",
+		    (unsigned long long)nclass);
 	rbuf_printf(resp, REVOKE_FIELD_FREED_INODES "=%llu\n",
 		    (unsigned long long)st.freed);
 	rbuf_printf(resp, REVOKE_FIELD_EVENTS_LOST "=%llu\n",

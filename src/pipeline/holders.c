@@ -183,6 +183,7 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 		return -ENOMEM;
 	if (rec->kind == REVOKE_HOLDER_FD) {
 		int *fds = realloc(p->fds, (p->nfds + 1) * sizeof(*fds));
+		struct holder_cred *cred;
 		bool *cloexec;
 
 		if (!fds)
@@ -192,6 +193,11 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 		if (!cloexec)
 			return -ENOMEM;
 		p->cloexec = cloexec;
+		cred = realloc(p->cred, (p->nfds + 1) * sizeof(*cred));
+		if (!cred)
+			return -ENOMEM;
+		p->cred = cred;
+		cred[p->nfds] = (struct holder_cred){ rec->f_uid, rec->f_euid };
 		fds[p->nfds] = (int)rec->fd;
 		cloexec[p->nfds++] = rec->cloexec;
 		set->nfds++;
@@ -204,6 +210,7 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
 		v[p->nvmas].start = rec->start;
 		v[p->nvmas].end = rec->end;
 		v[p->nvmas].prot = (int)rec->prot;
+		v[p->nvmas].cred = (struct holder_cred){ rec->f_uid, rec->f_euid };
 		p->nvmas++;
 		set->nvmas++;
 	}
@@ -538,16 +545,25 @@ void holder_threads_free(struct holder_threads *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
+/**
+ * holder_proc_free() - free what one holder's record owns
+ * @p: the record (itself not freed)
+ */
+void holder_proc_free(struct holder_proc *p)
+{
+	free(p->fds);
+	free(p->cloexec);
+	free(p->cred);
+	free(p->vmas);
+	free(p->rings);
+}
+
 void holder_set_free(struct holder_set *set)
 {
 	size_t i;
 
-	for (i = 0; i < set->nr; i++) {
-		free(set->procs[i].fds);
-		free(set->procs[i].cloexec);
-		free(set->procs[i].vmas);
-		free(set->procs[i].rings);
-	}
+	for (i = 0; i < set->nr; i++)
+		holder_proc_free(&set->procs[i]);
 	free(set->procs);
 	free(set->inodes);
 	memset(set, 0, sizeof(*set));

@@ -36,10 +36,22 @@ struct holders {
 	struct bpf_link *fsrefs_link;
 };
 
+/**
+ * struct holder_cred - whose a descriptor or a mapping is: the uids its
+ *	file was opened with (f_cred)
+ * @uid: the real uid
+ * @euid: the effective uid
+ */
+struct holder_cred {
+	uint32_t uid;
+	uint32_t euid;
+};
+
 struct holder_vma {
 	uint64_t start;
 	uint64_t end;
 	int prot;
+	struct holder_cred cred;
 };
 
 /**
@@ -72,6 +84,7 @@ struct holder_ring {
  *	process given the same pid
  * @fds: its descriptors of the inode
  * @cloexec: for each of @fds, whether it is close-on-exec
+ * @cred: for each of @fds, whose its file is
  * @nfds: their number
  * @vmas: its mappings of the inode
  * @nvmas: their number
@@ -83,6 +96,7 @@ struct holder_proc {
 	uint64_t start_boottime;
 	int *fds;
 	bool *cloexec;
+	struct holder_cred *cred;
 	size_t nfds;
 	struct holder_vma *vmas;
 	size_t nvmas;
@@ -144,6 +158,7 @@ void holder_threads_free(struct holder_threads *ts);
 int holders_pidfds(struct holders *h, const struct holder_proc *const *procs,
 		   int *pidfds, size_t n);
 int holder_pidfd(const struct holder_proc *p);
+void holder_proc_free(struct holder_proc *p);
 void holder_set_free(struct holder_set *set);
 
 /**

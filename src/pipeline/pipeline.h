@@ -186,6 +186,8 @@ int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res);
+int pipeline_pause_wake(struct pipeline *pl, const struct revoke_rdev_key *key,
+			uid_t uid, struct pipeline_result *res);
 int pipeline_run_fs(struct pipeline *pl, uint32_t s_dev,
 		    const struct pipeline_opts *opts,
 		    struct pipeline_result *res);

@@ -86,13 +86,6 @@ static int note_seen(struct seen *s, const struct holder_proc *p)
 	return 0;
 }
 
-static void free_proc(struct holder_proc *p)
-{
-	free(p->fds);
-	free(p->cloexec);
-	free(p->vmas);
-}
-
 /*
  * Keep in @set the holders not seen before (revoke-bpfd itself is never
  * one), and note them seen.  Return how many are kept, or -ENOMEM.
@@ -105,11 +98,11 @@ static int keep_new(struct seen *s, struct holder_set *set)
 		struct holder_proc *p = &set->procs[i];
 
 		if (p->tgid == getpid() || seen_before(s, p)) {
-			free_proc(p);
+			holder_proc_free(p);
 			continue;
 		}
 		if (note_seen(s, p)) {
-			free_proc(p);
+			holder_proc_free(p);
 			continue;	/* not kept: it cannot be told new later */
 		}
 		set->procs[n++] = *p;

@@ -26,17 +26,20 @@
 int armed_bits(struct store *rb, uint32_t *bits)
 {
 	struct revoke_rdev_state rs;
+	struct revoke_rdev_key dev;
 	struct revoke_state st;
 	__u32 zero = 0, s_dev;
-	bool supers;
+	bool supers, pauses;
 
 	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
 	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
 		return -errno;
 	supers = !bpf_map_get_next_key(rb->supers_fd, NULL, &s_dev);
+	pauses = !bpf_map_get_next_key(rb->pause_devs_fd, NULL, &dev);
 	*bits = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
 		(rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0) |
-		(supers ? REVOKE_ARMED_SUPERS : 0);
+		(supers ? REVOKE_ARMED_SUPERS : 0) |
+		(pauses ? REVOKE_ARMED_PAUSES : 0);
 	return 0;
 }
 
@@ -44,7 +47,8 @@ int armed_bits(struct store *rb, uint32_t *bits)
  * armed_update() - set revoke_armed from the sets
  * @rb: the daemon's handles
  *
- * Call it after every change of nr_revoked, nr_rdev or revoked_supers:
+ * Call it after every change of nr_revoked, nr_rdev, revoked_supers or
+ * pause_devs:
  * while all are empty every hook returns after reading revoke_armed.
  *
  * Return: 0 or a negative errno.

@@ -329,8 +329,8 @@ static void attach_recount(struct store *rb)
 }
 
 /**
- * attach_resync() - set both counters, and so revoke_armed, from what
- *	the sets hold
+ * attach_resync() - set the counters (and pause_devs), and so
+ *	revoke_armed, from what the sets hold
  * @rb: the daemon's handles
  *
  * Return: 0 or a negative errno.
@@ -343,6 +343,8 @@ int attach_resync(struct store *rb)
 	ret = inode_set_sync(rb, &count);
 	if (!ret)
 		ret = device_set_sync(rb, &count);
+	if (!ret)
+		ret = pause_set_sync(rb);
 	return ret;
 }
 

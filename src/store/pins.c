@@ -66,6 +66,10 @@ static const char *const map_names[] = {
 	"revoke_layout",
 	"revoke_names",
 	"revoked_supers",
+	"paused",
+	"pause_devs",
+	"pause_slices",
+	"pause_classes",
 };
 
 /**

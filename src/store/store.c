@@ -264,6 +264,40 @@ static int select_progs(struct store *rb, struct revoke_bpf_skel *skel,
 	return 0;
 }
 
+/* Keep a descriptor of each map the daemon writes, by its skeleton name. */
+static int keep_fds(struct store *rb, struct revoke_bpf_skel *skel, char *err,
+		    size_t errlen)
+{
+	const struct {
+		struct bpf_map *map;
+		int *fd;
+	} kept[] = {
+		{ skel->maps.revoke_table, &rb->table_fd },
+		{ skel->maps.revoke_state, &rb->state_fd },
+		{ skel->maps.revoke_events, &rb->events_fd },
+		{ skel->maps.revoke_reports, &rb->reports_fd },
+		{ skel->maps.revoke_filter, &rb->filter_fd },
+		{ skel->maps.revoked_rdev, &rb->rdev_fd },
+		{ skel->maps.revoke_rdev_state, &rb->rdev_state_fd },
+		{ skel->maps.rdev_files, &rb->rdev_files_fd },
+		{ skel->maps.bss, &rb->armed_fd },
+		{ skel->maps.revoke_layout, &rb->layout_fd },
+		{ skel->maps.revoke_names, &rb->names_fd },
+		{ skel->maps.revoked_supers, &rb->supers_fd },
+		{ skel->maps.paused, &rb->paused_fd },
+		{ skel->maps.pause_devs, &rb->pause_devs_fd },
+		{ skel->maps.pause_slices, &rb->pause_slices_fd },
+		{ skel->maps.pause_classes, &rb->pause_classes_fd },
+	};
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < sizeof(kept) / sizeof(kept[0]) && !ret; i++)
+		ret = keep_fd(bpf_map__fd(kept[i].map), kept[i].fd, err,
+			      errlen);
+	return ret;
+}
+
 static int load_and_attach(struct store *rb, uint32_t max_entries,
 			   char *err, size_t errlen)
 {
@@ -311,41 +345,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 			 "but blocked here, e.g. by lockdown or a container)" : "");
 		goto out;
 	}
-	ret = keep_fd(bpf_map__fd(skel->maps.revoke_table), &rb->table_fd, err,
-		      errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_state), &rb->state_fd,
-			      err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_events),
-			      &rb->events_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_reports),
-			      &rb->reports_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_filter),
-			      &rb->filter_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoked_rdev),
-			      &rb->rdev_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_rdev_state),
-			      &rb->rdev_state_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.rdev_files),
-			      &rb->rdev_files_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.bss), &rb->armed_fd, err,
-			      errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_layout),
-			      &rb->layout_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoke_names),
-			      &rb->names_fd, err, errlen);
-	if (!ret)
-		ret = keep_fd(bpf_map__fd(skel->maps.revoked_supers),
-			      &rb->supers_fd, err, errlen);
+	ret = keep_fds(rb, skel, err, errlen);
 	if (!ret)
 		ret = map_filter(rb, err, errlen);
 	if (!ret)
@@ -385,6 +385,25 @@ out:
 	return ret;
 }
 
+/* Every map descriptor the store keeps (see keep_fds()). */
+#define STORE_FDS(rb) {							\
+	&(rb)->table_fd, &(rb)->state_fd, &(rb)->events_fd,		\
+	&(rb)->reports_fd, &(rb)->filter_fd, &(rb)->rdev_fd,		\
+	&(rb)->rdev_state_fd, &(rb)->rdev_files_fd, &(rb)->armed_fd,	\
+	&(rb)->layout_fd, &(rb)->names_fd, &(rb)->supers_fd,		\
+	&(rb)->paused_fd, &(rb)->pause_devs_fd, &(rb)->pause_slices_fd,	\
+	&(rb)->pause_classes_fd,					\
+}
+
+static void store_fds_reset(struct store *rb)
+{
+	int *fds[] = STORE_FDS(rb);
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		*fds[i] = -1;
+}
+
 /**
  * store_open() - make sure the programs enforce, and open their maps
  * @rb: result
@@ -403,18 +422,7 @@ int store_open(struct store *rb, const char *pin_dir,
 	int ret;
 
 	memset(rb, 0, sizeof(*rb));
-	rb->table_fd = -1;
-	rb->state_fd = -1;
-	rb->events_fd = -1;
-	rb->reports_fd = -1;
-	rb->filter_fd = -1;
-	rb->rdev_fd = -1;
-	rb->rdev_state_fd = -1;
-	rb->rdev_files_fd = -1;
-	rb->armed_fd = -1;
-	rb->layout_fd = -1;
-	rb->names_fd = -1;
-	rb->supers_fd = -1;
+	store_fds_reset(rb);
 	if (strlen(pin_dir) >= sizeof(rb->pin_dir)) {
 		snprintf(err, errlen, "pin directory path too long");
 		return -ENAMETOOLONG;
@@ -438,6 +446,15 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+static void store_fds_close(struct store *rb)
+{
+	int *fds[] = STORE_FDS(rb);
+	size_t i;
+
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		close_fd(fds[i]);
+}
+
 /**
  * store_close() - drop the daemon's handles; the pins keep enforcing
  * @rb: handles from store_open()
@@ -448,18 +465,7 @@ void store_close(struct store *rb)
 	if (rb->filter)
 		munmap(rb->filter, REVOKE_FILTER_WORDS * sizeof(uint64_t));
 	rb->filter = NULL;
-	close_fd(&rb->table_fd);
-	close_fd(&rb->state_fd);
-	close_fd(&rb->events_fd);
-	close_fd(&rb->reports_fd);
-	close_fd(&rb->filter_fd);
-	close_fd(&rb->rdev_fd);
-	close_fd(&rb->rdev_state_fd);
-	close_fd(&rb->rdev_files_fd);
-	close_fd(&rb->armed_fd);
-	close_fd(&rb->layout_fd);
-	close_fd(&rb->names_fd);
-	close_fd(&rb->supers_fd);
+	store_fds_close(rb);
 	attach_close(rb);
 	revoke_bpf_skel__destroy(rb->skel);
 	rb->skel = NULL;

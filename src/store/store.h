@@ -75,6 +75,10 @@ struct store {
 	int layout_fd;
 	int names_fd;
 	int supers_fd;
+	int paused_fd;
+	int pause_devs_fd;
+	int pause_slices_fd;
+	int pause_classes_fd;
 	uint64_t *filter;
 	struct inode_table table;
 	uint32_t max_entries;
@@ -122,6 +126,7 @@ const char *store_enforcement(struct store *rb);
  */
 #include "inode_set.h"
 #include "device_set.h"
+#include "pause_set.h"
 #include "super_set.h"
 
 #endif /* REVOKE_STORE_H */

@@ -40,6 +40,15 @@ answer() { printf '%s\n' "$@" > "$ANSWER"; }
 
 rbpf() { "$CLI" --socket "$SOCK" "$@"; }
 
+# expect_lines LINE...: $output is exactly these lines
+expect_lines() {
+	local want
+	want=$(printf '%s\n' "$@")
+	[ "$output" = "${want%$'\n'}" ] && return 0
+	printf 'expected:\n%s\ngot:\n%s\n' "$want" "$output"
+	return 1
+}
+
 # valid VERB: stdin validates against the schema's $defs/VERB (jq)
 valid() {
 	local errs
@@ -119,7 +128,7 @@ STATUS_ANSWER=(
 	"program.file_open=attached" "program.file_permission=attached"
 	"program.mmap_file=attached" "program.uring_cmd=skipped"
 	"pin_dir=/sys/fs/bpf/revoke-bpf" "adopted=no" "replaced_programs=0"
-	"entries=3" "capacity=65536" "devices=1" "filesystems=0"
+	"entries=3" "capacity=65536" "devices=1" "filesystems=0" "pauses=0" "paused_classes=0"
 	"freed_inodes=0" "events_lost=0" "subscribers=0"
 	"socket=/run/revoke-bpf.sock" "admin_group=-" "connections=1"
 	"connections_closing=0" "connections_refused=0" "connections_evicted=0"
@@ -153,10 +162,10 @@ revoke-bpfd  pid 123, version 0.1.0, up 66 min" ]
 	answer "${STATUS_ANSWER[@]}"
 	run rbpf status -v
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 38 ]
+	[ "${#lines[@]}" -eq 40 ]
 	[ "${lines[0]}" = "daemon_pid         123" ]
 	[ "${lines[14]}" = "program.file_permission attached" ]
-	[ "${lines[28]}" = "admin_group        -" ]
+	[ "${lines[30]}" = "admin_group        -" ]
 	[ "$(rbpf status --verbose)" = "$output" ]
 }
 
@@ -366,7 +375,7 @@ EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20
 		"status|del(.entries)" "status|.adopted = \"no\"" \
 		"status|.program.file_open = 1" "status|.enforcement = \"on\"" \
 		"list|.[0].ino = \"1234\"" "list|.[0].extra = 1" \
-		"list|del(.[1].revoked_at)" "holders|.[0].fd = [\"3\"]" \
+		"list|del(.[1].kind)" "holders|.[0].fd = [\"3\"]" \
 		"add|.report.holders = \"2\"" "add|del(.failures[0].step)" \
 		"umount|.filesystems[0].gone = \"yes\"" "event|.time_ns = 1.5" \
 		"event|del(.time)" "umount|.result = \"mounted\""; do
@@ -381,4 +390,97 @@ EVENT_LINE="ts_ns=1000 time_ns=1796613247123456789 pid=5 tgid=5 uid=0 comm=my%20
 		n=$((n + 1))
 	done
 	[ "$n" -eq 14 ]
+}
+
+PAUSE_ANSWER=(
+	"ok paused"
+	"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=added"
+	"device rdev=116:4 type=char uid=1001 user=alice errno=ENODEV change=already"
+	"holders=2 fds=3 mappings=1 waiters=1 woken=1 unmapped=0 released=0 failed=1 discover_us=90 total_us=2000 killed=0 passes=0"
+	"failure pid=42 tid=0 step=pause reason=1_mappings_kept uid=1001 user=alice comm=arecord keeps_access=yes"
+)
+
+@test "pause: a line per device, the holders summed, a mapping it does not cover named: exit 4" {
+	answer "${PAUSE_ANSWER[@]}"
+	run rbpf pause --uid 1001 --rdev 116:3 --char
+	[ "$status" -eq 4 ]
+	expect_lines "char device 116:3: paused for uid 1001 (alice), ENODEV" \
+		"char device 116:4: already paused for uid 1001 (alice), ENODEV" \
+		"  holders 2: fds 3, mappings 1, waiters 1; woken 1; failed 1" \
+		"  kept: pid 42 (arecord) user alice: 1 mapping of the device, which works without a system call: not paused"
+	run rbpf --json pause --uid 1001 --rdev 116:3 --char
+	[ "$status" -eq 4 ]
+	valid pause <<<"$output"
+	pyvalid pause <<<"$output"
+	[ "$(jq -c '[.result, .uid, .devices[0].errno, .devices[1].change, .report.woken, .failures[0].keeps_access]' <<<"$output")" = \
+		'["paused",1001,"ENODEV","already",1,true]' ]
+}
+
+@test "pause of a class, and a device it could not pause: named, exit 4" {
+	answer "ok paused" \
+		"class subsystem=sound uid=1001 errno=EIO change=added" \
+		"device rdev=116:3 type=char uid=1001 reason=ENOSPC" \
+		"holders=0 fds=0 mappings=0 waiters=0 woken=0 unmapped=0 released=0 failed=0 discover_us=1 total_us=1 killed=0 passes=0"
+	run rbpf pause --uid 1001 --subsystem sound --errno EIO
+	[ "$status" -eq 4 ]
+	expect_lines "class sound: paused for uid 1001, EIO; devices added later too" \
+		"char device 116:3: NOT paused for uid 1001: ENOSPC" \
+		"  holders 0: fds 0, mappings 0, waiters 0; woken 0; failed 0"
+}
+
+@test "resume: each device given back, or said not paused; nothing: one line" {
+	answer "ok resumed" \
+		"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=deleted" \
+		"class subsystem=sound uid=1001 user=alice errno=ENODEV change=absent"
+	run rbpf resume --uid 1001
+	[ "$status" -eq 0 ]
+	expect_lines "char device 116:3: resumed for uid 1001 (alice)" \
+		"class sound: was not paused for uid 1001 (alice)"
+	answer "ok resumed"
+	run rbpf resume --uid 1001
+	[ "$status" -eq 0 ]
+	[ "$output" = "nothing was paused for uid 1001" ]
+	run rbpf --json resume --uid 1001
+	valid resume <<<"$output"
+	[ "$output" = '{"result":"resumed","uid":1001,"devices":[],"classes":[]}' ]
+}
+
+@test "pause and resume: usage errors exit 2 and send nothing" {
+	: > "$ANSWER"
+	run rbpf pause /dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: needs --uid UID: whose access to pause" ]
+	run rbpf pause --uid 1001
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: pause needs a DEVICE: a node, --rdev MAJ:MIN --char|--block, or --subsystem NAME" ]
+	run rbpf pause --uid alice /dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --uid takes a user id, and 'alice' is not one (for a name: --uid \$(id -u NAME))" ]
+	run rbpf pause --uid 1001 /etc/hostname
+	[ "$status" -eq 2 ]
+	[[ $output == "revoke-bpf: pause: '/etc/hostname' is not a device node:"* ]]
+	run rbpf pause --uid 1001 --errno ENOENT /dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --errno takes ENODEV or EIO, not 'ENOENT'" ]
+	run rbpf pause --uid 1001 --rdev 1:3
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --rdev needs --char or --block after it" ]
+	run rbpf resume --uid 1001 --errno EIO
+	[ "$status" -eq 2 ]
+}
+
+@test "list: pauses in a table of their own, for whom, what, since when" {
+	answer "ok list" \
+		"rdev=116:3 type=char kind=pause uid=1001 user=alice errno=ENODEV paused_at=1796613247 denials=4 cause=admin subsystem=sound" \
+		"subsystem=sound kind=pause_class uid=1001 user=alice errno=ENODEV paused_at=1796613247 cause=admin"
+	run rbpf list
+	[ "$status" -eq 0 ]
+	expect_lines "nothing is revoked" "" \
+		"PAUSED FOR       DEVICE             ERRNO  DENIALS PAUSED_AT" \
+		"alice            char 116:3         ENODEV       4 2026-12-07 03:14:07 cause=admin class=sound" \
+		"alice            class sound        ENODEV       - 2026-12-07 03:14:07 cause=admin, new devices too"
+	run rbpf --json list
+	valid list <<<"$output"
+	[ "$(jq -c '[.[0].kind, .[0].uid, .[0].paused_at_rfc3339, .[1].kind]' <<<"$output")" = \
+		'["pause",1001,"2026-12-07T03:14:07Z","pause_class"]' ]
 }

@@ -10,7 +10,7 @@
 load lib
 
 LOOPCTL=$REPO/build/tests/loopctl
-N=5
+N=50
 
 setup() {
 	D=$(mktemp -d /tmp/device.XXXXXX)

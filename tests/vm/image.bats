@@ -11,7 +11,7 @@ load lib
 
 LOOPCTL=$REPO/build/tests/loopctl
 LOOPIO=$REPO/build/tests/loopio
-N=5
+N=51
 
 setup() {
 	D=$(mktemp -d /tmp/image.XXXXXX)

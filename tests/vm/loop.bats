@@ -11,8 +11,8 @@ load lib
 
 LOOPCTL=$REPO/build/tests/loopctl
 LOOPIO=$REPO/build/tests/loopio
-N=6
-M=7
+N=52
+M=53
 
 setup() {
 	D=$(mktemp -d /tmp/loop.XXXXXX)

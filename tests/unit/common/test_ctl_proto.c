@@ -197,8 +197,8 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 list\nrevoke-bpf/1 list\n", "request is not exactly one line" },
 		{ "revoke-bpf/2 list\n", "unknown protocol version (expected revoke-bpf/1)" },
 		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
-		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount or holders)" },
-		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount or holders)" },
+		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount, holders, pause or resume)" },
+		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount, holders, pause or resume)" },
 		{ "revoke-bpf/1 add\n", "missing field path, ino, rdev or fs" },
 		{ "revoke-bpf/1 add fs=8:1\n", "add fs= needs the filesystem sent with the request (fs=yes and path)" },
 		{ "revoke-bpf/1 add fs=yes\n", "fs=yes names the filesystem of path: path is missing" },
@@ -233,7 +233,7 @@ static void test_rejects(void)
 		{ "revoke-bpf/1 add ino=1 dev=8\n", "dev is not MAJ:MIN (major < 4096, minor < 1048576)" },
 		{ "revoke-bpf/1 add ino=1 dev=4096:0\n", "dev is not MAJ:MIN (major < 4096, minor < 1048576)" },
 		{ "revoke-bpf/1 add ino=1 dev=1:1 dev=1:1\n", "field dev given twice" },
-		{ "revoke-bpf/1 add ino=1 uid=0\n", "unknown field" },
+		{ "revoke-bpf/1 add ino=1 owner=0\n", "unknown field" },
 		{ "revoke-bpf/1 add ino=1  dev=1:1\n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 add ino=1 \n", "malformed field (expected key=value)" },
 		{ "revoke-bpf/1 add =1\n", "malformed field (expected key=value)" },
@@ -287,6 +287,65 @@ static void test_rejects(void)
 	CHECK("rejects a request past the size limit",
 	      revoke_req_parse(big, sizeof(big), &r, &why) == -EINVAL &&
 	      !strcmp(why, "request too long"));
+}
+
+static void test_pause(void)
+{
+	struct revoke_req in = {
+		.verb = REVOKE_VERB_PAUSE, .has_uid = true, .uid = 1001,
+		.has_rdev = true, .rdev_major = 13, .rdev_minor = 67,
+		.rdev_type = REVOKE_RDEV_CHAR, .pause_errno = EIO,
+		.cause = "seat",
+	};
+	static const struct {
+		const char *req;
+		const char *why;
+	} bad[] = {
+		{ "revoke-bpf/1 pause rdev=13:67 type=char\n", "pause and resume need field uid" },
+		{ "revoke-bpf/1 pause uid=1001\n", "pause needs rdev and type, or subsystem" },
+		{ "revoke-bpf/1 pause uid=1001 rdev=13:67\n", "a device needs both rdev and type" },
+		{ "revoke-bpf/1 pause uid=1001 rdev=13:67 type=char subsystem=sound\n", "rdev names one device, subsystem a class: give one of them" },
+		{ "revoke-bpf/1 pause uid=1001 subsystem=sound errno=ENOENT\n", "errno is not ENODEV or EIO, or given twice" },
+		{ "revoke-bpf/1 pause uid=1001 subsystem=Sound\n", "subsystem is not a word of 1 to 31 of [a-z0-9_-], or given twice" },
+		{ "revoke-bpf/1 pause uid=4294967295 subsystem=sound\n", "uid is not a user id (0 to 4294967294), or given twice" },
+		{ "revoke-bpf/1 pause uid=1 uid=2 subsystem=sound\n", "uid is not a user id (0 to 4294967294), or given twice" },
+		{ "revoke-bpf/1 pause uid=1 subsystem=sound ino=3\n", "pause and resume take uid, rdev, type, subsystem, errno and cause only" },
+		{ "revoke-bpf/1 resume uid=1 errno=EIO\n", "errno and cause are fields of pause, not resume" },
+		{ "revoke-bpf/1 add rdev=1:3 type=char uid=1\n", "uid, errno and subsystem are fields of pause and resume only" },
+		{ "revoke-bpf/1 uevent action=add rdev=1:3 type=char uid=1\n", "uevent takes action, rdev, type and p.KEY fields only" },
+	};
+	struct revoke_req out;
+	const char *why = NULL;
+	char buf[160], name[200];
+	size_t i;
+	int n;
+
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format writes a pause",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 pause rdev=13:67 type=char "
+			       "uid=1001 errno=EIO cause=seat\n"));
+	CHECK("format then parse gives the pause back",
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      out.verb == REVOKE_VERB_PAUSE && out.has_uid && out.uid == 1001 &&
+	      out.rdev_major == 13 && out.rdev_minor == 67 &&
+	      out.pause_errno == EIO && !strcmp(out.cause, "seat"));
+	CHECK("a pause of a class parses",
+	      parse("revoke-bpf/1 pause uid=1001 subsystem=video4linux\n", &out,
+		    &why) == 0 && !strcmp(out.subsystem, "video4linux") &&
+	      !out.has_rdev && !out.pause_errno);
+	CHECK("a resume of everything of a user parses",
+	      parse("revoke-bpf/1 resume uid=1001\n", &out, &why) == 0 &&
+	      out.verb == REVOKE_VERB_RESUME && out.uid == 1001);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		why = NULL;
+		snprintf(name, sizeof(name), "rejects '%.50s' as: %s",
+			 bad[i].req, bad[i].why);
+		for (char *p = name; *p; p++)
+			if (*p == '\n')
+				*p = '|';
+		CHECK(name, parse(bad[i].req, &out, &why) == -EINVAL && why &&
+		      !strcmp(why, bad[i].why));
+	}
 }
 
 static void test_kv(void)
@@ -346,7 +405,7 @@ static void test_verbs(void)
 {
 	static const char *const privileged[] = {
 		"add", "del", "events", "unload", "uevent", "reload", "umount",
-		"holders",
+		"holders", "pause", "resume",
 	};
 	const char *why = NULL;
 	enum revoke_verb v;
@@ -368,7 +427,7 @@ static void test_verbs(void)
 	for (i = 0, all = true; i < sizeof(privileged) / sizeof(*privileged); i++)
 		all &= !revoke_verb_parse(privileged[i], &v) &&
 		       revoke_verb_privileged(v);
-	CHECK("add, del, events, unload, uevent, reload, umount and holders, no other, are privileged",
+	CHECK("add, del, events, unload, uevent, reload, umount, holders, pause and resume, no other, are privileged",
 	      all && n == sizeof(privileged) / sizeof(*privileged));
 	CHECK("an unknown verb is refused", revoke_verb_parse("frob", &v) == -EINVAL);
 	parse("revoke-bpf/1 frob\n", &(struct revoke_req){}, &why);
@@ -379,9 +438,11 @@ static void test_verbs(void)
 		n += !strcmp(revoke_ok_words[i], "ignored") ||
 		     !strcmp(revoke_ok_words[i], "reloaded") ||
 		     !strcmp(revoke_ok_words[i], "holders") ||
-		     !strcmp(revoke_ok_words[i], "umounted");
-	CHECK("the ok words hold ignored, reloaded, holders and umounted, which the daemon sends",
-	      i == 12 && n == 4);
+		     !strcmp(revoke_ok_words[i], "umounted") ||
+		     !strcmp(revoke_ok_words[i], "paused") ||
+		     !strcmp(revoke_ok_words[i], "resumed");
+	CHECK("the ok words hold ignored, reloaded, holders, umounted, paused and resumed, which the daemon sends",
+	      i == 14 && n == 6);
 }
 
 int main(void)
@@ -393,6 +454,7 @@ int main(void)
 	test_rdev_roundtrip();
 	test_accepts();
 	test_rejects();
+	test_pause();
 	test_kv();
 	test_rbuf();
 	test_props();

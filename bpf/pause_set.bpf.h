@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pause_set.bpf.h - devices paused for one user (revoke-bpf pause), as
+ * the hooks read them: their maps and the function that decides.
+ *
+ * "paused" holds one entry per (device, user), "pause_devs" how many
+ * users each device is paused for, "pause_slices" the users' slices of
+ * the systemd hierarchy; "pause_classes" the classes paused, which only
+ * revoke-bpfd reads.  revoke-bpfd writes all four
+ * (src/store/pause_set.c).  An operation on a paused device is denied
+ * when the user it is paused for is
+ * - the current task's real or effective uid,
+ * - the real or effective uid the file was opened with (f_cred), so that
+ *   a descriptor passed to another user over SCM_RIGHTS or pidfd_getfd()
+ *   stays paused,
+ * - or the owner of the user-U.slice cgroup the task runs under, so that
+ *   a rootless container's subuids are U's too.
+ * The entry's errno (ENODEV or EIO) is what the operation fails with.
+ * Included by revoke.bpf.c.
+ */
+#ifndef REVOKE_PAUSE_SET_BPF_H
+#define REVOKE_PAUSE_SET_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_PAUSE_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct revoke_pause_key);
+	__type(value, struct revoke_pause_val);
+} paused SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_PAUSE_ENTRIES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct revoke_rdev_key);
+	__type(value, __u32);
+} pause_devs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_PAUSE_SLICES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, struct revoke_pause_slice);
+} pause_slices SEC(".maps");
+
+/* Paused classes: kept here for revoke-bpfd, pinned like the rest. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, REVOKE_PAUSE_CLASSES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct revoke_pause_class);
+	__type(value, struct revoke_pause_val);
+} pause_classes SEC(".maps");
+
+/* The pause of @key's device for @uid, or NULL. */
+static __always_inline struct revoke_pause_val *
+pause_find(struct revoke_pause_key *key, __u32 uid)
+{
+	key->uid = uid;
+	return bpf_map_lookup_elem(&paused, key);
+}
+
+/* The user whose slice the current task runs under, or -1. */
+static __always_inline __s64 pause_slice_uid(void)
+{
+	struct revoke_pause_slice *s;
+	__u64 id;
+	int level;
+
+	for (level = 1; level <= REVOKE_PAUSE_SLICE_LEVELS; level++) {
+		id = bpf_get_current_ancestor_cgroup_id(level);
+		if (!id)
+			break;
+		s = bpf_map_lookup_elem(&pause_slices, &id);
+		if (s && s->level == level)
+			return s->uid;
+	}
+	return -1;
+}
+
+/**
+ * revoke_pause_errno() - is device @rdev of @type paused for whoever
+ *	makes this operation on @file?
+ * @file: the file (its address: read with probe reads)
+ * @rdev: the device number, kernel encoding
+ * @type: enum revoke_rdev_type
+ *
+ * A global function: the verifier checks it once per program, not once
+ * per call site.
+ *
+ * Return: the errno to fail with (positive), or 0 to go on.
+ */
+__noinline int revoke_pause_errno(__u64 file, __u32 rdev, __u32 type)
+{
+	struct revoke_rdev_key dk = { .rdev = rdev, .type = type };
+	struct revoke_pause_key pk = { .rdev = rdev, .type = type };
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *fcred;
+	struct revoke_pause_val *val;
+	__u32 uid, euid;
+	__s64 slice;
+
+	if (!bpf_map_lookup_elem(&pause_devs, &dk))
+		return 0;
+	uid = BPF_CORE_READ(task, cred, uid.val);
+	euid = BPF_CORE_READ(task, cred, euid.val);
+	val = pause_find(&pk, uid);
+	if (!val && euid != uid)
+		val = pause_find(&pk, euid);
+	if (!val && file) {
+		fcred = BPF_CORE_READ((struct file *)file, f_cred);
+		uid = BPF_CORE_READ(fcred, uid.val);
+		euid = BPF_CORE_READ(fcred, euid.val);
+		val = pause_find(&pk, uid);
+		if (!val && euid != uid)
+			val = pause_find(&pk, euid);
+	}
+	if (!val) {
+		slice = pause_slice_uid();
+		if (slice >= 0)
+			val = pause_find(&pk, (__u32)slice);
+	}
+	if (!val)
+		return 0;
+	__sync_fetch_and_add(&val->denials, 1);
+	return val->err;
+}
+
+#endif /* REVOKE_PAUSE_SET_BPF_H */

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cli_pause.c - revoke-bpf pause and resume: a device denied to one user,
+ * and given back, and how their answers are shown.
+ *
+ * Each DEVICE named is one request (a node, --rdev, or --subsystem); the
+ * answers are shown as one: a line per device and class, then, for a
+ * pause, the holders' counts summed and the holders that keep access.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "cli.h"
+
+#define PAUSE_MAX_DEVICES 64	/* DEVICE operands in one command */
+#define EXIT_HOLDERS_LEFT 4	/* as add's: some access is not paused */
+
+/* The command line: the user, the errno and cause, and the devices. */
+struct pause_cmd {
+	enum revoke_verb verb;
+	struct revoke_req base;		/* uid, errno, cause */
+	struct revoke_req dev[PAUSE_MAX_DEVICES];
+	size_t ndev;
+};
+
+/* What the answers said, put together. */
+struct pause_sum {
+	struct rbuf lines;		/* device and class lines */
+	struct rbuf rest;		/* failure lines */
+	unsigned long long count[6];	/* holders .. failed, as counts_keys */
+	bool counted;
+	int status;
+};
+
+static const char *const counts_keys[6] = {
+	REVOKE_FIELD_HOLDERS, REVOKE_FIELD_FDS, REVOKE_FIELD_MAPPINGS,
+	REVOKE_FIELD_WAITERS, REVOKE_FIELD_WOKEN, REVOKE_FIELD_FAILED,
+};
+
+static struct revoke_req *new_device(struct pause_cmd *c, const char *what)
+{
+	if (c->ndev == PAUSE_MAX_DEVICES) {
+		p_err("at most %d devices in one command, '%s' is one more",
+		      PAUSE_MAX_DEVICES, what);
+		return NULL;
+	}
+	c->dev[c->ndev] = c->base;
+	return &c->dev[c->ndev++];
+}
+
+/* A device node operand: its device number and type. */
+static int node_device(struct pause_cmd *c, const char *path)
+{
+	struct revoke_req *r;
+	struct stat st;
+
+	if (stat(path, &st)) {
+		p_err("cannot stat '%s': %s", path, strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		p_err("'%s' is not a device node: name one (/dev/...), or use "
+		      "--rdev MAJ:MIN --char|--block or --subsystem NAME", path);
+		return CLI_EXIT_USAGE;
+	}
+	r = new_device(c, path);
+	if (!r)
+		return CLI_EXIT_USAGE;
+	r->has_rdev = true;
+	r->rdev_major = major(st.st_rdev);
+	r->rdev_minor = minor(st.st_rdev);
+	r->rdev_type = S_ISCHR(st.st_mode) ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
+	return 0;
+}
+
+/* --uid U: a number (a name needs NSS, which this static program lacks) */
+static int parse_uid(const char *s, struct revoke_req *base)
+{
+	uint64_t v;
+
+	if (revoke_parse_u64(s, &v) || v >= 4294967295ull) {
+		p_err("--uid takes a user id, and '%s' is not one (for a name: "
+		      "--uid $(id -u NAME))", s);
+		return -1;
+	}
+	base->uid = (uint32_t)v;
+	base->has_uid = true;
+	return 0;
+}
+
+/* The options that apply to every device: --uid, --errno, --cause. */
+static int parse_common(struct pause_cmd *c, const char *opt, const char *val)
+{
+	if (!strcmp(opt, "--uid"))
+		return parse_uid(val, &c->base);
+	if (!strcmp(opt, "--errno")) {
+		if (revoke_parse_pause_errno(val, &c->base.pause_errno)) {
+			p_err("--errno takes ENODEV or EIO, not '%s'", val);
+			return -1;
+		}
+		return 0;
+	}
+	if (revoke_parse_cause(val, c->base.cause, sizeof(c->base.cause))) {
+		p_err("--cause takes one word of 1 to 31 of A-Z a-z 0-9 _ . : -, "
+		      "not '%s'", val);
+		return -1;
+	}
+	return 0;
+}
+
+/* --rdev MAJ:MIN, with --char or --block after it */
+static int parse_rdev(struct pause_cmd *c, const char *val)
+{
+	struct revoke_req *r = new_device(c, val);
+
+	if (!r)
+		return -1;
+	if (revoke_parse_devspec(val, &r->rdev_major, &r->rdev_minor)) {
+		p_err("--rdev takes MAJ:MIN (major < 4096, minor < 1048576), not "
+		      "'%s'", val);
+		return -1;
+	}
+	r->has_rdev = true;
+	return 0;
+}
+
+static int parse_type(struct pause_cmd *c, const char *opt)
+{
+	struct revoke_req *r = c->ndev ? &c->dev[c->ndev - 1] : NULL;
+
+	if (!r || !r->has_rdev || r->rdev_type) {
+		p_err("%s goes right after --rdev MAJ:MIN", opt);
+		return -1;
+	}
+	r->rdev_type = opt[2] == 'c' ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
+	return 0;
+}
+
+static int parse_subsystem(struct pause_cmd *c, const char *val)
+{
+	struct revoke_req *r = new_device(c, val);
+
+	if (!r)
+		return -1;
+	if (revoke_parse_subsystem(val, r->subsystem, sizeof(r->subsystem))) {
+		p_err("--subsystem takes a device class of 1 to 31 of a-z 0-9 _ -"
+		      " (sound, video4linux, hidraw, input, usb), not '%s'", val);
+		return -1;
+	}
+	return 0;
+}
+
+/* 0, or an exit status after a message */
+static int parse(struct pause_cmd *c, int argc, char **argv)
+{
+	const char *a, *v;
+	int i, ret;
+	size_t j;
+
+	for (i = 0; i < argc; i++) {
+		a = argv[i];
+		v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--char") || !strcmp(a, "--block")) {
+			if (parse_type(c, a))
+				return CLI_EXIT_USAGE;
+			continue;
+		}
+		if (a[0] != '-' || !a[1]) {
+			ret = node_device(c, a);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (!v) {
+			p_err("%s needs a value; try 'revoke-bpf help %s'", a,
+			      revoke_verb_name(c->verb));
+			return CLI_EXIT_USAGE;
+		}
+		i++;
+		if (!strcmp(a, "--rdev"))
+			ret = parse_rdev(c, v);
+		else if (!strcmp(a, "--subsystem"))
+			ret = parse_subsystem(c, v);
+		else
+			ret = parse_common(c, a, v);
+		if (ret)
+			return CLI_EXIT_USAGE;
+	}
+	if (!c->base.has_uid) {
+		p_err("needs --uid UID: whose access to %s",
+		      c->verb == REVOKE_VERB_PAUSE ? "pause" : "give back");
+		return CLI_EXIT_USAGE;
+	}
+	for (j = 0; j < c->ndev; j++) {
+		if (c->dev[j].has_rdev && !c->dev[j].rdev_type) {
+			p_err("--rdev needs --char or --block after it");
+			return CLI_EXIT_USAGE;
+		}
+		/* the options given after this device apply to it too */
+		c->dev[j].uid = c->base.uid;
+		c->dev[j].has_uid = true;
+		c->dev[j].pause_errno = c->base.pause_errno;
+		memcpy(c->dev[j].cause, c->base.cause, sizeof(c->base.cause));
+	}
+	if (c->verb == REVOKE_VERB_PAUSE && !c->ndev) {
+		p_err("pause needs a DEVICE: a node, --rdev MAJ:MIN --char|"
+		      "--block, or --subsystem NAME");
+		return CLI_EXIT_USAGE;
+	}
+	if (c->verb == REVOKE_VERB_RESUME &&
+	    (c->base.pause_errno || c->base.cause[0])) {
+		p_err("--errno and --cause are options of pause, not resume");
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Fold one answer's lines into @s. */
+static void add_answer(struct pause_sum *s, char *body)
+{
+	char *line, v[32];
+	int i;
+
+	while ((line = cli_output_next_line(&body))) {
+		if (cli_output_line_is(line, REVOKE_LINE_DEVICE) ||
+		    cli_output_line_is(line, REVOKE_LINE_CLASS)) {
+			rbuf_printf(&s->lines, "%s\n", line);
+			if (strstr(line, " " REVOKE_FIELD_REASON "="))
+				s->status = EXIT_HOLDERS_LEFT;
+		} else if (revoke_kv_get(line, REVOKE_FIELD_HOLDERS, v,
+					 sizeof(v))) {
+			for (i = 0; i < 6; i++)
+				if (revoke_kv_get(line, counts_keys[i], v,
+						  sizeof(v)))
+					s->count[i] += strtoull(v, NULL, 10);
+			s->counted = true;
+		} else {
+			rbuf_printf(&s->rest, "%s\n", line);
+			if (cli_output_line_is(line, REVOKE_LINE_FAILURE))
+				s->status = EXIT_HOLDERS_LEFT;
+		}
+	}
+}
+
+/* "for uid 1001 (alice)" from a line's uid= and user= */
+static void print_for(const char *line)
+{
+	char uid[24] = "?", v[3 * 256 + 1], esc[4 * 256 + 8];
+
+	revoke_kv_get(line, REVOKE_FIELD_UID, uid, sizeof(uid));
+	printf(" for uid %s", uid);
+	if (revoke_kv_get(line, REVOKE_FIELD_USER, v, sizeof(v)))
+		printf(" (%s)", cli_esc_name(v, esc, sizeof(esc)));
+}
+
+/* What a device or class line's change= means, for @verb. */
+static const char *change_text(enum revoke_verb verb, const char *change)
+{
+	bool pause = verb == REVOKE_VERB_PAUSE;
+
+	if (!strcmp(change, REVOKE_OK_ADDED))
+		return "paused";
+	if (!strcmp(change, REVOKE_OK_ALREADY))
+		return "already paused";
+	if (!strcmp(change, REVOKE_OK_DELETED))
+		return pause ? "?" : "resumed";
+	return "was not paused";
+}
+
+/* One device or class line, as text. */
+static void print_line(enum revoke_verb verb, const char *line)
+{
+	char a[32] = "?", b[32] = "?", err[16] = "?", change[16] = "?";
+	char why[32];
+
+	revoke_kv_get(line, REVOKE_FIELD_ERRNO, err, sizeof(err));
+	revoke_kv_get(line, REVOKE_FIELD_CHANGE, change, sizeof(change));
+	if (cli_output_line_is(line, REVOKE_LINE_CLASS)) {
+		revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, a, sizeof(a));
+		printf("class %s: %s", a, change_text(verb, change));
+		print_for(line);
+		if (verb == REVOKE_VERB_PAUSE)
+			printf(", %s; devices added later too", err);
+		putchar('\n');
+		return;
+	}
+	revoke_kv_get(line, REVOKE_FIELD_TYPE, a, sizeof(a));
+	revoke_kv_get(line, REVOKE_FIELD_RDEV, b, sizeof(b));
+	if (revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why))) {
+		printf("%s device %s: NOT %s", a, b, verb == REVOKE_VERB_PAUSE ?
+		       "paused" : "resumed");
+		print_for(line);
+		printf(": %s\n", why);
+		return;
+	}
+	printf("%s device %s: %s", a, b, change_text(verb, change));
+	print_for(line);
+	if (verb == REVOKE_VERB_PAUSE)
+		printf(", %s", err);
+	putchar('\n');
+}
+
+/* A holder the pause does not cover, or a step that failed. */
+static void print_rest(const char *line)
+{
+	char step[24] = "", why[112] = "?", pid[24] = "?";
+
+	revoke_kv_get(line, REVOKE_FIELD_STEP, step, sizeof(step));
+	if (!cli_output_line_is(line, REVOKE_LINE_FAILURE) ||
+	    strcmp(step, "pause")) {
+		cli_holders_print(line, false);
+		return;
+	}
+	revoke_kv_get(line, REVOKE_FIELD_PID, pid, sizeof(pid));
+	revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why));
+	printf("  kept: pid %s", pid);
+	cli_holders_print_comm(line);
+	cli_holders_print_user(line);
+	printf(": %lu mapping%s of the device, which work%s without a "
+	       "system call: not paused\n", strtoul(why, NULL, 10),
+	       strtoul(why, NULL, 10) == 1 ? "" : "s",
+	       strtoul(why, NULL, 10) == 1 ? "s" : "");
+}
+
+static void print_text(const struct pause_cmd *c, struct pause_sum *s)
+{
+	char *body = s->lines.data, *line;
+	unsigned long long *n = s->count;
+
+	if (!s->lines.len && c->verb == REVOKE_VERB_RESUME)
+		printf("nothing was paused for uid %u\n", c->base.uid);
+	while (body && (line = cli_output_next_line(&body)))
+		print_line(c->verb, line);
+	if (!s->counted)
+		return;
+	printf("  holders %llu: fds %llu, mappings %llu, waiters %llu; woken "
+	       "%llu; failed %llu\n", n[0], n[1], n[2], n[3], n[4], n[5]);
+	body = s->rest.data;
+	while (body && (line = cli_output_next_line(&body)))
+		print_rest(line);
+}
+
+static void print_json(const struct pause_cmd *c, struct pause_sum *s)
+{
+	static const char empty[] = "";
+	int i;
+
+	json_open(NULL, '{');
+	json_str("result", c->verb == REVOKE_VERB_PAUSE ? REVOKE_OK_PAUSED :
+		 REVOKE_OK_RESUMED);
+	json_uint(REVOKE_FIELD_UID, c->base.uid);
+	json_lines("devices", s->lines.data ? s->lines.data : empty,
+		   REVOKE_LINE_DEVICE);
+	json_lines("classes", s->lines.data ? s->lines.data : empty,
+		   REVOKE_LINE_CLASS);
+	if (s->counted) {
+		json_open("report", '{');
+		for (i = 0; i < 6; i++)
+			json_uint(counts_keys[i], s->count[i]);
+		json_close('}');
+		json_lines("failures", s->rest.data ? s->rest.data : empty,
+			   REVOKE_LINE_FAILURE);
+	}
+	json_close('}');
+}
+
+/* Send each device's request; show what was done, even after a failure. */
+static int run(struct pause_cmd *c)
+{
+	struct revoke_req all = c->base;
+	struct pause_sum s = {};
+	struct rbuf resp;
+	size_t i, n = c->ndev ? c->ndev : 1, done = 0;
+	char *word, *body;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		memset(&resp, 0, sizeof(resp));
+		all.verb = c->verb;
+		c->dev[i].verb = c->verb;
+		if (!cli_call(c->ndev ? &c->dev[i] : &all, -1, &word, &body,
+			      &resp)) {
+			add_answer(&s, body);
+			done++;
+		}
+		rbuf_free(&resp);
+	}
+	if (done) {
+		if (json_output)
+			print_json(c, &s);
+		else
+			print_text(c, &s);
+	}
+	ret = done < n ? (done ? EXIT_HOLDERS_LEFT : CLI_EXIT_FAIL) : s.status;
+	rbuf_free(&s.lines);
+	rbuf_free(&s.rest);
+	return ret;
+}
+
+/**
+ * do_pause() - revoke-bpf pause: deny devices to one user, undoably
+ * @argc: number of arguments after the command
+ * @argv: --uid U [--errno ENODEV|EIO] [--cause WORD] DEVICE...
+ *
+ * Return: 0 when every access of the user to every device is paused; 4
+ * when some is not (a mapping, a holder that could not be woken, a
+ * device not paused: each is named); 1 if nothing was paused; 2 on a
+ * usage error (nothing sent).
+ */
+int do_pause(int argc, char **argv)
+{
+	static struct pause_cmd c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.verb = REVOKE_VERB_PAUSE;
+	ret = parse(&c, argc, argv);
+	return ret ? ret : run(&c);
+}
+
+/**
+ * do_resume() - revoke-bpf resume: give a user's paused devices back
+ * @argc: number of arguments after the command
+ * @argv: --uid U [DEVICE...]; no DEVICE: every pause of that user
+ *
+ * Return: 0 (a device that was not paused is said so); 1 on an error; 4
+ * if some device could not be resumed; 2 on a usage error.
+ */
+int do_resume(int argc, char **argv)
+{
+	static struct pause_cmd c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.verb = REVOKE_VERB_RESUME;
+	ret = parse(&c, argc, argv);
+	return ret ? ret : run(&c);
+}

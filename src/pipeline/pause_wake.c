@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pause_wake.c - after a device is paused for a user, wake that user's
+ * threads blocked on it, once, and name the mappings the pause does not
+ * cover.
+ *
+ * Which descriptors are the user's is decided as the hooks decide it
+ * (bpf/pause_set.bpf.h): every descriptor of a process whose real or
+ * effective uid is the user's, or that runs under the user's slice; and
+ * in any other process, the descriptors whose file the user opened
+ * (f_cred, from the holder iterator).  A thread blocked in a system call
+ * on one of them is interrupted (tracee_interrupt(), never a whole
+ * process stopped) and its call restarts into the hook, which fails it
+ * with the pause's errno; a poll, select or epoll wait is completed with
+ * the descriptor ready (waiters.c), so that the next read meets it.
+ * Nothing else of the holder is touched: no descriptor is closed and no
+ * mapping replaced, so that a resume gives back what was there.  A
+ * mapping of the device keeps working without a system call (an ALSA
+ * ring, a v4l2 buffer): it is reported as kept, never as paused.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pipeline_run.h"
+#include "procfs.h"
+#include "waiters.h"
+
+#define PAUSE_STOP_TIMEOUT_MS 1000
+
+/* Does the line "0::PATH" of /proc/PID/cgroup put @pid under @uid's slice? */
+static bool in_slice(pid_t pid, uid_t uid)
+{
+	char path[64], line[512], slice[64];
+	bool in = false;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	n = (size_t)snprintf(slice, sizeof(slice), "0::/user.slice/user-%u.slice",
+			     (unsigned int)uid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!in && fgets(line, sizeof(line), f))
+		in = !strncmp(line, slice, n) &&
+		     (line[n] == '/' || line[n] == '\n');
+	fclose(f);
+	return in;
+}
+
+/* Is process @pid @uid's: its real or effective uid, or its slice? */
+static bool proc_is_users(pid_t pid, uid_t uid)
+{
+	char path[64], line[256];
+	unsigned int r, e;
+	bool is = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Uid: %u %u", &r, &e) == 2) {
+			is = r == uid || e == uid;
+			break;
+		}
+	}
+	fclose(f);
+	return is || in_slice(pid, uid);
+}
+
+static bool cred_is(const struct holder_cred *c, uid_t uid)
+{
+	return c->uid == uid || c->euid == uid;
+}
+
+/* Interrupt the threads of @p blocked on @fds, and wake each once. */
+static void wake_proc(const struct holder_proc *p, const int *fds, size_t nfds,
+		      const struct holder_threads *ts,
+		      struct pipeline_result *res)
+{
+	const struct revoke_thread *th;
+	struct tracee t;
+	pid_t *kick;
+	size_t n, i, nkick = 0;
+	char why[48];
+	int pidfd;
+
+	th = holder_threads_of(ts, p, &n);
+	kick = calloc(n ? n : 1, sizeof(*kick));
+	if (!kick) {
+		pipeline_fail(res, p->tgid, 0, "wake", "ENOMEM");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (waiter_peek(&th[i], fds, nfds, true) != WAITER_NO)
+			kick[nkick++] = (pid_t)th[i].tid;
+	if (!nkick)
+		goto out;
+	pidfd = holder_pidfd(p);
+	if (pidfd < 0)
+		goto out;	/* it exited */
+	if (tracee_interrupt(&t, p->tgid, pidfd, kick, nkick, why,
+			     sizeof(why))) {
+		pipeline_fail(res, p->tgid, 0, "stop", "%s", why);
+		goto out;
+	}
+	if (tracee_wait(&t, PAUSE_STOP_TIMEOUT_MS, why, sizeof(why)))
+		goto out;	/* it exited */
+	for (i = 0; i < (size_t)t.nr; i++) {
+		switch (waiter_wake(&t, &t.th[i], fds, nfds)) {
+		case WAKE_NONE:
+			break;
+		case WAKE_RESTART:
+		case WAKE_COMPLETED:
+			res->rep.waiters++;
+			res->rep.woken++;
+			break;
+		case WAKE_FAILED:
+			res->rep.waiters++;
+			pipeline_fail(res, p->tgid, t.th[i].tid, "wake",
+				      "poll_set_unreadable");
+			break;
+		}
+	}
+	tracee_detach(&t);
+out:
+	free(kick);
+}
+
+/* Handle @p, a holder of the paused device; 0 or -ENOMEM. */
+static int pause_proc(const struct holder_proc *p, uid_t uid,
+		      const struct holder_threads *ts,
+		      struct pipeline_result *res)
+{
+	bool whole = proc_is_users(p->tgid, uid);
+	size_t i, nfds = 0, kept = 0;
+	int *fds;
+
+	fds = calloc(p->nfds ? p->nfds : 1, sizeof(*fds));
+	if (!fds)
+		return -ENOMEM;
+	for (i = 0; i < p->nfds; i++)
+		if (whole || cred_is(&p->cred[i], uid))
+			fds[nfds++] = p->fds[i];
+	for (i = 0; i < p->nvmas; i++)
+		kept += whole || cred_is(&p->vmas[i].cred, uid);
+	if (nfds || kept) {
+		res->rep.holders++;
+		res->rep.fds += nfds;
+		res->rep.mappings += kept;
+	}
+	if (nfds)
+		wake_proc(p, fds, nfds, ts, res);
+	if (kept)
+		pipeline_fail_kept(res, p->tgid, "pause", "%zu_mappings_kept",
+				   kept);
+	free(fds);
+	return 0;
+}
+
+/**
+ * pipeline_pause_wake() - wake a user's waiters on a paused device
+ * @pl: the pipeline
+ * @key: the device, already paused for @uid (the hooks deny first)
+ * @uid: the user
+ * @res: what was found and done; failures with keeps_access are the
+ *	mappings the pause does not cover; free it with
+ *	pipeline_result_free()
+ *
+ * Return: 0, or a negative errno if the holders could not be found.
+ */
+int pipeline_pause_wake(struct pipeline *pl, const struct revoke_rdev_key *key,
+			uid_t uid, struct pipeline_result *res)
+{
+	uint64_t start = pipeline_now_us();
+	struct holder_threads ts = {};
+	struct holder_set set;
+	size_t i;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	if (!pl->ready)
+		return -ENOTSUP;
+	err = holders_find_rdev(&pl->holders, key, &set);
+	if (err)
+		return err;
+	res->discover_us = pipeline_now_us() - start;
+	if (set.nr)
+		err = holders_threads(&pl->holders, &ts);
+	for (i = 0; i < set.nr && !err; i++)
+		err = pause_proc(&set.procs[i], uid, &ts, res);
+	holder_threads_free(&ts);
+	holder_set_free(&set);
+	/* named, never killed: a pause ends no process */
+	for (i = 0; i < res->nfail && !err; i++)
+		procfs_describe("/proc", res->fail[i].pid, &res->fail[i].uid,
+				res->fail[i].comm);
+	res->total_us = pipeline_now_us() - start;
+	return err;
+}
