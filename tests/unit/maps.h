@@ -15,8 +15,9 @@
 
 /*
  * Make revoke_table (mapped), revoke_state, revoke_reports, the mapped revoke_filter,
- * the revoked device maps, the armed word, revoke_layout and revoke_names in @rb, with room for @entries revocations.  Return 0 or
- * -1.
+ * the revoked device maps, the armed word, revoke_layout, revoke_names and
+ * the pause maps in @rb, with room for @entries revocations.  Return 0
+ * or -1.
  */
 static inline int test_maps_create(struct store *rb, uint32_t entries)
 {
@@ -55,6 +56,24 @@ static inline int test_maps_create(struct store *rb, uint32_t entries)
 	rb->names_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "revoke_names",
 				      sizeof(struct revoke_key),
 				      sizeof(struct revoke_name), entries, NULL);
+	rb->paused_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "paused",
+				       sizeof(struct revoke_pause_key),
+				       sizeof(struct revoke_pause_val),
+				       REVOKE_PAUSE_ENTRIES, NULL);
+	rb->pause_devs_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "pause_devs",
+					   sizeof(struct revoke_rdev_key), 4,
+					   REVOKE_PAUSE_ENTRIES, NULL);
+	rb->pause_slices_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "pause_slices",
+					     8, sizeof(struct revoke_pause_slice),
+					     REVOKE_PAUSE_SLICES, NULL);
+	rb->pause_classes_fd = bpf_map_create(BPF_MAP_TYPE_HASH,
+					      "pause_classes",
+					      sizeof(struct revoke_pause_class),
+					      sizeof(struct revoke_pause_val),
+					      REVOKE_PAUSE_CLASSES, NULL);
+	if (rb->paused_fd < 0 || rb->pause_devs_fd < 0 ||
+	    rb->pause_slices_fd < 0 || rb->pause_classes_fd < 0)
+		return -1;
 	if (rb->table_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||
 	    rb->filter_fd < 0 || rb->rdev_fd < 0 || rb->rdev_state_fd < 0 ||
 	    rb->rdev_files_fd < 0 || rb->armed_fd < 0 || rb->layout_fd < 0 ||
