@@ -86,7 +86,9 @@ LINK_pipeline := $(call archive,pipeline) $(LINK_store) $(BUILD)/librevoke.a
 LINK_daemon   := $(call archive,daemon) $(LINK_pipeline)
 LINK_cli      := $(call archive,cli) $(LINK_common)
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*/test_*.c))
-HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(filter-out %32.c,$(wildcard tests/helpers/*.c)))
+# the helpers' second files, linked into the helper they are part of
+HELPER_PARTS := tests/helpers/devclient_media.c
+HELPERS     := $(patsubst tests/helpers/%.c,$(BUILD)/tests/%,$(filter-out %32.c $(HELPER_PARTS),$(wildcard tests/helpers/*.c)))
 # 32-bit helpers (tests/helpers/*32.c), if $(CC) can build a static i386
 # program (gcc-multilib): they go through the kernel's compat entries
 CC_M32 := $(shell printf 'int main(void){return 0;}' | \
@@ -212,6 +214,9 @@ HELPER_LIBS_uring := -luring
 # fs_pins_probe drives src/pipeline/fs_pins.h (what pins a filesystem)
 HELPER_LIBS_fs_pins_probe := $(call archive,pipeline) $(call archive,common)
 $(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)
+# devclient's ALSA and V4L2 modes are in a file of their own
+HELPER_LIBS_devclient := tests/helpers/devclient_media.c
+$(BUILD)/tests/devclient: tests/helpers/devclient_media.c tests/helpers/devclient.h
 # fusefile is a FUSE server (libfuse 3); read when it is built, never
 # when the Makefile is parsed (see "deps" below)
 HELPER_LIBS_fusefile = $(shell pkg-config --cflags --libs fuse3)
