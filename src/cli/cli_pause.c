@@ -448,6 +448,18 @@ static int run(struct pause_cmd *c)
 	return ret;
 }
 
+/* Parse, then send each request and show the answers. */
+static int pause_main(enum revoke_verb verb, int argc, char **argv)
+{
+	static struct pause_cmd c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.verb = verb;
+	ret = parse(&c, argc, argv);
+	return ret ? ret : run(&c);
+}
+
 /**
  * do_pause() - revoke-bpf pause: deny devices to one user, undoably
  * @argc: number of arguments after the command
@@ -460,13 +472,7 @@ static int run(struct pause_cmd *c)
  */
 int do_pause(int argc, char **argv)
 {
-	static struct pause_cmd c;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	c.verb = REVOKE_VERB_PAUSE;
-	ret = parse(&c, argc, argv);
-	return ret ? ret : run(&c);
+	return pause_main(REVOKE_VERB_PAUSE, argc, argv);
 }
 
 /**
@@ -479,11 +485,5 @@ int do_pause(int argc, char **argv)
  */
 int do_resume(int argc, char **argv)
 {
-	static struct pause_cmd c;
-	int ret;
-
-	memset(&c, 0, sizeof(c));
-	c.verb = REVOKE_VERB_RESUME;
-	ret = parse(&c, argc, argv);
-	return ret ? ret : run(&c);
+	return pause_main(REVOKE_VERB_RESUME, argc, argv);
 }

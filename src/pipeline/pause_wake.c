@@ -111,22 +111,7 @@ static void wake_proc(const struct holder_proc *p, const int *fds, size_t nfds,
 	}
 	if (tracee_wait(&t, PAUSE_STOP_TIMEOUT_MS, why, sizeof(why)))
 		goto out;	/* it exited */
-	for (i = 0; i < (size_t)t.nr; i++) {
-		switch (waiter_wake(&t, &t.th[i], fds, nfds)) {
-		case WAKE_NONE:
-			break;
-		case WAKE_RESTART:
-		case WAKE_COMPLETED:
-			res->rep.waiters++;
-			res->rep.woken++;
-			break;
-		case WAKE_FAILED:
-			res->rep.waiters++;
-			pipeline_fail(res, p->tgid, t.th[i].tid, "wake",
-				      "poll_set_unreadable");
-			break;
-		}
-	}
+	pipeline_wake_threads(&t, fds, nfds, res, NULL, NULL);
 	tracee_detach(&t);
 out:
 	free(kick);

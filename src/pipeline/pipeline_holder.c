@@ -29,23 +29,35 @@ static void note_woken(struct run *run, pid_t tid)
 	w[run->nwoken++] = tid;
 }
 
-static void wake_all(struct run *run, struct tracee *t,
-		     const struct holder_proc *h)
+/**
+ * pipeline_wake_threads() - wake each stopped thread of @t blocked in a
+ *	call on one of @fds, and count it
+ * @t: the stopped holder
+ * @fds: its descriptors of the file
+ * @nfds: their number
+ * @res: the report: waiters, woken, and a failure per thread that could
+ *	not be woken
+ * @woken: called with each thread woken (NULL: none)
+ * @arg: passed to @woken
+ */
+void pipeline_wake_threads(struct tracee *t, const int *fds, size_t nfds,
+			   struct pipeline_result *res,
+			   void (*woken)(void *arg, pid_t tid), void *arg)
 {
-	struct pipeline_result *res = run->res;
 	size_t i;
 
-	for (i = 0; i < t->nr; i++) {
+	for (i = 0; i < (size_t)t->nr; i++) {
 		struct tracee_thread *th = &t->th[i];
 
-		switch (waiter_wake(t, th, h->fds, h->nfds)) {
+		switch (waiter_wake(t, th, fds, nfds)) {
 		case WAKE_NONE:
 			break;
 		case WAKE_RESTART:
 		case WAKE_COMPLETED:
 			res->rep.waiters++;
 			res->rep.woken++;
-			note_woken(run, th->tid);
+			if (woken)
+				woken(arg, th->tid);
 			break;
 		case WAKE_FAILED:
 			res->rep.waiters++;
@@ -53,6 +65,17 @@ static void wake_all(struct run *run, struct tracee *t,
 			break;
 		}
 	}
+}
+
+static void note_run_woken(void *arg, pid_t tid)
+{
+	note_woken(arg, tid);
+}
+
+static void wake_all(struct run *run, struct tracee *t,
+		     const struct holder_proc *h)
+{
+	pipeline_wake_threads(t, h->fds, h->nfds, run->res, note_run_woken, run);
 }
 
 /* remap_file_mappings: map the dead file over every mapping of the file. */

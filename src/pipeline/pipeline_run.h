@@ -110,6 +110,9 @@ void pipeline_plan_free(struct holder_work *work, size_t nwork);
 
 /* pipeline_holder.c */
 extern const struct revoke_file_operations pipeline_holder_fops;
+void pipeline_wake_threads(struct tracee *t, const int *fds, size_t nfds,
+			   struct pipeline_result *res,
+			   void (*woken)(void *arg, pid_t tid), void *arg);
 void pipeline_holder_handle(struct run *run, struct holder_work *w,
 			    struct revoke_file *file);
 
