@@ -16,7 +16,9 @@
  * - or the owner of the user-U.slice cgroup the task runs under, so that
  *   a rootless container's subuids are U's too.
  * The entry's errno (ENODEV or EIO) is what the operation fails with.
- * Included by revoke.bpf.c.
+ * revoke-bpfd itself passes ("revoke_reach", also read by reach.bpf.h):
+ * at a resume it drains what the device queued in the user's files
+ * during the pause (src/pipeline/pause_wake.c).  Included by revoke.bpf.c.
  */
 #ifndef REVOKE_PAUSE_SET_BPF_H
 #define REVOKE_PAUSE_SET_BPF_H
@@ -44,6 +46,25 @@ struct {
 	__type(key, __u64);
 	__type(value, struct revoke_pause_slice);
 } pause_slices SEC(".maps");
+
+/* Written by the daemon: see struct revoke_reach_state. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct revoke_reach_state);
+} revoke_reach SEC(".maps");
+
+/* Is the current task revoke-bpfd itself? */
+static __always_inline bool daemon_self(void)
+{
+	struct revoke_reach_state *rs;
+	__u32 zero = 0;
+
+	rs = bpf_map_lookup_elem(&revoke_reach, &zero);
+	return rs && rs->daemon_tgid &&
+	       rs->daemon_tgid == bpf_get_current_pid_tgid() >> 32;
+}
 
 /* Paused classes: kept here for revoke-bpfd, pinned like the rest. */
 struct {

@@ -38,27 +38,14 @@
 #define LOOP_CHANGE_FD 0x4C06
 #define LOOP_CONFIGURE 0x4C0A
 
-/* Written by the daemon: see struct revoke_reach_state. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct revoke_reach_state);
-} revoke_reach SEC(".maps");
-
 /* The daemon's own TIOCVHANGUP, which it makes after the deny. */
 static __always_inline bool daemon_hangup(struct inode *inode, __u32 hook,
 					  __u64 arg)
 {
-	struct revoke_reach_state *rs;
-	__u32 zero = 0;
-
 	if (hook != REVOKE_HOOK_FILE_IOCTL || arg != TIOCVHANGUP ||
 	    (inode->i_mode & S_IFMT) != S_IFCHR)
 		return false;
-	rs = bpf_map_lookup_elem(&revoke_reach, &zero);
-	return rs && rs->daemon_tgid &&
-	       rs->daemon_tgid == bpf_get_current_pid_tgid() >> 32;
+	return daemon_self();
 }
 
 /* The tty that @file, a node of the alias @rdev, reaches; or NULL. */

@@ -222,7 +222,7 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 
 	/* a descriptor passes while paused: it works again on resume */
 	if ((armed & REVOKE_ARMED_PAUSES) && hook != REVOKE_HOOK_FILE_RECEIVE &&
-	    pause_dev_paused(rdev, type)) {
+	    pause_dev_paused(rdev, type) && !daemon_self()) {
 		fcred = BPF_CORE_READ(file, f_cred);
 		err = revoke_pause_errno(rdev, type,
 					 BPF_CORE_READ(fcred, uid.val),

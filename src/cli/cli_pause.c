@@ -301,6 +301,9 @@ static void print_line(enum revoke_verb verb, const char *line)
 	print_for(line);
 	if (verb == REVOKE_VERB_PAUSE)
 		printf(", %s", err);
+	if (revoke_kv_get(line, REVOKE_FIELD_DRAINED, why, sizeof(why)) &&
+	    strcmp(why, "0"))
+		printf("; %s bytes it queued during the pause dropped", why);
 	putchar('\n');
 }
 

@@ -67,6 +67,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_CHANGE		"change"	/* added, already, ... */
 #define REVOKE_FIELD_SUBSYSTEM		"subsystem"
 #define REVOKE_FIELD_PAUSED_AT		"paused_at"
+#define REVOKE_FIELD_DRAINED		"drained"	/* resume: bytes dropped */
 #define REVOKE_FIELD_RESULT		"result"
 #define REVOKE_FIELD_SYNC_US		"sync_us"
 #define REVOKE_FIELD_PIPELINE_US	"pipeline_us"

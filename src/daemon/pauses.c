@@ -48,6 +48,7 @@ struct pause_run {
 	bool wake;		/* pause: wake the user's waiters */
 	int failed;		/* a negative errno: the first failure */
 	int wake_err;		/* the holders could not be looked for */
+	uint64_t drained;	/* resume: bytes dropped from the device line's */
 	size_t devices;		/* device lines, of devices done */
 	size_t classes;		/* class lines */
 };
@@ -67,6 +68,9 @@ static void device_line(struct pause_run *run, const struct revoke_pause_key *ke
 	if (subsystem[0])
 		rbuf_printf(&run->lines, " " REVOKE_FIELD_SUBSYSTEM "=%s",
 			    subsystem);
+	if (!run->wake)
+		rbuf_printf(&run->lines, " " REVOKE_FIELD_DRAINED "=%llu",
+			    (unsigned long long)run->drained);
 	rbuf_printf(&run->lines, "\n");
 	run->devices++;
 }
@@ -410,27 +414,46 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 	return ret;
 }
 
+/*
+ * Lift one pause: first drop what the device queued in the user's files
+ * meanwhile (the next session's keys), then take the entry out; answer
+ * its device line, with the bytes dropped.
+ */
+static void resume_device(struct pause_run *run,
+			  const struct revoke_pause_key *key, uint32_t err,
+			  const char *subsystem)
+{
+	struct revoke_rdev_key dev = { .rdev = key->rdev, .type = key->type };
+	enum revoke_change change;
+	uint64_t bytes = 0;
+	int ret;
+
+	if (!pause_set_get(&run->d->rb, key, &(struct revoke_pause_val){}))
+		pipeline_pause_drain(&run->d->pipeline, &dev, key->uid, &bytes);
+	ret = pause_set_del(&run->d->rb, key, &change);
+	if (ret) {
+		device_failed(run, key, ret);
+		return;
+	}
+	log_change("resume", key, change);
+	run->drained = bytes;
+	device_line(run, key, err, subsystem, change);
+	run->drained = 0;
+}
+
 /* Resume @key if the request names it: its device, its class, or all. */
 static int resume_one(const struct revoke_pause_key *key,
 		      const struct revoke_pause_val *val, void *ctx)
 {
 	struct pause_run *run = ctx;
-	enum revoke_change change;
 	char sub[REVOKE_SUBSYSTEM_LEN];
-	int err;
 
 	memcpy(sub, val->subsystem, sizeof(sub));
 	sub[sizeof(sub) - 1] = '\0';
 	if (key->uid != run->uid ||
 	    (run->subsystem[0] && strcmp(sub, run->subsystem)))
 		return 0;
-	err = pause_set_del(&run->d->rb, key, &change);
-	if (err) {
-		device_failed(run, key, err);
-		return 0;
-	}
-	log_change("resume", key, change);
-	device_line(run, key, val->err, sub, change);
+	resume_device(run, key, val->err, sub);
 	return 0;
 }
 
@@ -476,7 +499,6 @@ int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 				 .subsystem = req->subsystem };
 	struct revoke_pause_key key = { .uid = req->uid };
 	struct revoke_pause_val val = { .err = ENODEV };
-	enum revoke_change change;
 	int ret;
 
 	(void)peer;
@@ -484,13 +506,7 @@ int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 		key.rdev = devices_key_of(req).rdev;
 		key.type = req->rdev_type;
 		pause_set_get(&d->rb, &key, &val);
-		ret = pause_set_del(&d->rb, &key, &change);
-		if (!ret) {
-			log_change("resume", &key, change);
-			device_line(&run, &key, val.err, "", change);
-		} else {
-			device_failed(&run, &key, ret);
-		}
+		resume_device(&run, &key, val.err, "");
 	} else {
 		pause_class_for_each(&d->rb, resume_class, &run);
 		pause_set_for_each(&d->rb, resume_one, &run);

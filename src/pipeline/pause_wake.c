@@ -17,11 +17,21 @@
  * mapping replaced, so that a resume gives back what was there.  A
  * mapping of the device keeps working without a system call (an ALSA
  * ring, a v4l2 buffer): it is reported as kept, never as paused.
+ *
+ * At a resume, what the device queued in the user's open files during
+ * the pause (the next session's keys in an evdev client's buffer, hidraw
+ * reports, captured sound) is the next session's, not the user's: it is
+ * read and dropped through a copy of each descriptor (pidfd_getfd(), non-
+ * blocking), before the pause is lifted.  The hooks let revoke-bpfd
+ * read it (bpf/pause_set.bpf.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "pipeline_run.h"
@@ -29,6 +39,9 @@
 #include "waiters.h"
 
 #define PAUSE_STOP_TIMEOUT_MS 1000
+/* a drain reads this much of one file at most (a device that is always
+ * readable, /dev/zero, is not a queue: it stops there) */
+#define PAUSE_DRAIN_MAX (256 * 1024)
 
 /* Does the line "0::PATH" of /proc/PID/cgroup put @pid under @uid's slice? */
 static bool in_slice(pid_t pid, uid_t uid)
@@ -187,4 +200,86 @@ int pipeline_pause_wake(struct pipeline *pl, const struct revoke_rdev_key *key,
 				res->fail[i].comm);
 	res->total_us = pipeline_now_us() - start;
 	return err;
+}
+
+/* Read and drop what @fd has queued, without blocking; the bytes read. */
+static uint64_t drain_fd(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	char buf[4096];
+	uint64_t got = 0;
+	int flags = fcntl(fd, F_GETFL);
+	ssize_t n;
+
+	/* the flag is the open file's, which the user shares: put it back */
+	if (flags < 0 || (!(flags & O_NONBLOCK) &&
+			  fcntl(fd, F_SETFL, flags | O_NONBLOCK)))
+		return 0;
+	while (got < PAUSE_DRAIN_MAX && poll(&p, 1, 0) == 1 &&
+	       (p.revents & POLLIN)) {
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		got += (uint64_t)n;
+	}
+	if (!(flags & O_NONBLOCK))
+		fcntl(fd, F_SETFL, flags);
+	return got;
+}
+
+/* Drain each of @p's descriptors that are @uid's; add the bytes to @bytes. */
+static void drain_proc(const struct holder_proc *p, uid_t uid,
+		       uint64_t *bytes)
+{
+	bool whole = proc_is_users(p->tgid, uid);
+	int pidfd = -1, fd;
+	size_t i;
+
+	for (i = 0; i < p->nfds; i++) {
+		if (!whole && !cred_is(&p->cred[i], uid))
+			continue;
+		if (pidfd < 0)
+			pidfd = holder_pidfd(p);
+		if (pidfd < 0)
+			return;	/* it exited */
+		fd = (int)syscall(SYS_pidfd_getfd, pidfd, p->fds[i], 0);
+		if (fd < 0)
+			continue;
+		*bytes += drain_fd(fd);
+		close(fd);
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+/**
+ * pipeline_pause_drain() - before a resume: drop what a paused device
+ *	queued in the user's open files during the pause
+ * @pl: the pipeline
+ * @key: the device, still paused for @uid
+ * @uid: the user
+ * @bytes: the bytes read and dropped
+ *
+ * A descriptor shared by two processes (fork, SCM_RIGHTS) is one open
+ * file: drained once, through whichever comes first.
+ *
+ * Return: 0, or a negative errno if the holders could not be found.
+ */
+int pipeline_pause_drain(struct pipeline *pl, const struct revoke_rdev_key *key,
+			 uid_t uid, uint64_t *bytes)
+{
+	struct holder_set set;
+	size_t i;
+	int err;
+
+	*bytes = 0;
+	if (!pl->ready || key->type != REVOKE_RDEV_CHAR)
+		return 0;	/* a block device queues nothing of the user's */
+	err = holders_find_rdev(&pl->holders, key, &set);
+	if (err)
+		return err;
+	for (i = 0; i < set.nr; i++)
+		drain_proc(&set.procs[i], uid, bytes);
+	holder_set_free(&set);
+	return 0;
 }

@@ -188,6 +188,8 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      struct pipeline_result *res);
 int pipeline_pause_wake(struct pipeline *pl, const struct revoke_rdev_key *key,
 			uid_t uid, struct pipeline_result *res);
+int pipeline_pause_drain(struct pipeline *pl, const struct revoke_rdev_key *key,
+			 uid_t uid, uint64_t *bytes);
 int pipeline_run_fs(struct pipeline *pl, uint32_t s_dev,
 		    const struct pipeline_opts *opts,
 		    struct pipeline_result *res);

@@ -432,11 +432,11 @@ PAUSE_ANSWER=(
 
 @test "resume: each device given back, or said not paused; nothing: one line" {
 	answer "ok resumed" \
-		"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=deleted" \
+		"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=deleted drained=48" \
 		"class subsystem=sound uid=1001 user=alice errno=ENODEV change=absent"
 	run rbpf resume --uid 1001
 	[ "$status" -eq 0 ]
-	expect_lines "char device 116:3: resumed for uid 1001 (alice)" \
+	expect_lines "char device 116:3: resumed for uid 1001 (alice); 48 bytes it queued during the pause dropped" \
 		"class sound: was not paused for uid 1001 (alice)"
 	answer "ok resumed"
 	run rbpf resume --uid 1001
