@@ -306,8 +306,11 @@ resume() {
 	[ "${lines[1]}" = "ioctl: ok" ]
 	resume --uid $A
 	[ "$status" -eq 0 ]
-	# the key that came during the pause waited in A's queue
-	ask a read
+	# the key typed during the pause was the next session's: dropped
+	[ "$output" = "char device $EV_RDEV: resumed for uid $A; 72 bytes it queued during the pause dropped" ]
+	begin a read
+	feed uinput key
+	finish a
 	is "read: ok 72"
 	ask a ioctl
 	is "ioctl: ok"
@@ -328,7 +331,11 @@ resume() {
 	is "read: ok 8"
 	resume --uid $A
 	[ "$status" -eq 0 ]
-	ask a read
+	# the report sent during the pause was not A's: dropped
+	[ "$output" = "char device $HID_RDEV: resumed for uid $A; 8 bytes it queued during the pause dropped" ]
+	begin a read
+	feed uhid input
+	finish a
 	is "read: ok 8"
 	ask a ioctl
 	is "ioctl: ok"
@@ -444,4 +451,80 @@ resume() {
 	is "poll: POLLIN"
 	ask a read
 	is "read: ok 72"
+}
+
+@test "pause --subsystem input: a keyboard plugged in during the pause is paused for A too, and the pause outlives a restart of revoke-bpfd" {
+	local node rdev i
+	pause --uid $A --subsystem input
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "class input: paused for uid $A, ENODEV; devices added later too" ]
+	[[ ${lines[1]} =~ ^\ \ [1-9][0-9]*\ devices?\ of\ it\ paused$ ]]
+	# a second keyboard, plugged in while the pause holds
+	FEED=$D start_feed uinput node rdev
+	chmod 0666 "$node"
+	for i in $(seq 1 100); do
+		revoke-bpf -j list | jq -e --arg r "$rdev" \
+			'any(.[]; .kind == "pause" and .rdev == $r and .uid == 1001 and .subsystem == "input")' \
+			>/dev/null && break
+		sleep 0.1
+	done
+	run "$ASUSER" $A "$DEVCLIENT" "$node" </dev/null
+	[ "$status" -eq 1 ]
+	is "open: ENODEV"
+	run "$ASUSER" $B "$DEVCLIENT" "$node" <<<ioctl
+	[ "${lines[1]}" = "ioctl: ok" ]
+	# revoke-bpfd killed: the pinned pause holds; restarted, it is listed
+	stop_daemon KILL
+	run "$ASUSER" $A "$DEVCLIENT" "$node" </dev/null
+	is "open: ENODEV"
+	start_daemon
+	run revoke-bpf -j list
+	[ "$(jq -c --arg r "$rdev" '[.[] | select(.rdev == $r) | .kind]' <<<"$output")" = '["pause"]' ]
+	resume --uid $A --subsystem input
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "class input: resumed for uid $A" ]
+	run "$ASUSER" $A "$DEVCLIENT" "$node" <<<ioctl
+	[ "${lines[1]}" = "ioctl: ok" ]
+	echo quit 1<>"$D/uinput.in"
+	for i in $(cat "$D/pids"); do KILL+=("$i"); done
+}
+
+@test "a task of another uid under A's user-1001.slice is A's; root's broker handing A a descriptor it opened does not spare A; uid 0 cannot be paused" {
+	local slice=/sys/fs/cgroup/user.slice/user-$A.slice cpid
+	# the guest has no systemd: the hierarchy it would make, by hand
+	grep -q "^[^ ]* /sys/fs/cgroup cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none /sys/fs/cgroup
+	mkdir -p "$slice"
+	# a subuid of A's (a rootless container's), in A's slice
+	mkfifo "$D/c.in"
+	command sleep 100000 >"$D/c.in" 3>&- &
+	KILL+=($!)
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 100000 "$3" "$4"' sh \
+		"$slice" "$ASUSER" "$DEVCLIENT" "$EV_NODE" <"$D/c.in" >"$D/c.out" 2>&1 3>&- &
+	cpid=$!
+	KILL+=("$cpid")
+	client_ready c
+	# root opens the node and hands it to A (as logind's TakeDevice does)
+	client r 0 "$EV_NODE"
+	client x $A recv "$D/s/sock2"
+	ask r "send $D/s/sock2"
+	is "send: ok"
+	client_ready x
+	pause --uid $A "$EV_NODE"
+	[ "$status" -eq 0 ]
+	ask c ioctl
+	is "ioctl: ENODEV"
+	ask x ioctl
+	is "ioctl: ENODEV"
+	ask r ioctl
+	is "ioctl: ok"
+	run revoke-bpf pause --uid 0 "$EV_NODE"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: pause: uid 0 cannot be paused: that is root, revoke-bpfd among it; to cut a device off for everyone, use add --rdev" ]
+	resume --uid $A
+	ask c ioctl
+	is "ioctl: ok"
+	kill -9 "$cpid"
+	wait "$cpid" 2>/dev/null || true
+	rmdir "$slice" "${slice%/*}"
 }
