@@ -43,12 +43,21 @@ teardown() {
 # on the seat's device; it reads operations from $D/USER.in and says
 # what they gave in $D/USER.out.
 session() {
+	local i
 	mkfifo -m 666 "$D/$1.in"
+	# pam_systemd reads the seat and VT from XDG_SEAT and XDG_VTNR too
 	systemd-run -q --unit="seat-$1" -p PAMName=login -p User="$1" \
 		-p TTYPath="/dev/$2" -p StandardInput=tty \
 		-p StandardOutput="file:$D/$1.out" -p StandardError=inherit \
+		-E XDG_SEAT=seat0 -E XDG_VTNR="${2#tty}" \
 		"$FDOPS" "$DEV" "$D/$1.in"
-	until_true grep -q '^ready' "$D/$1.out"
+	# the login starts the user's systemd first: seconds under TCG
+	for i in $(seq 1 600); do
+		grep -qs '^ready' "$D/$1.out" && return 0
+		sleep 0.1
+	done
+	systemctl status "seat-$1" >&2
+	return 1
 }
 
 # ask USER OP: have USER's fdops do OP; its answer in $output.
