@@ -27,7 +27,6 @@ setup_file() {
 setup() {
 	D=$(mktemp -d /tmp/seat.XXXXXX)
 	chmod 755 "$D"
-	KILL=()
 	journal_mark
 }
 
