@@ -35,11 +35,16 @@
 #include "daemon.h"
 #include "store/store.h"
 
+/* where logind and udev keep what is read; a unit test points elsewhere */
+#ifndef SEAT_RUN_DIR
 #define SEAT_RUN_DIR "/run/systemd"
+#define SEAT_UDEV_DIR "/run/udev"
+#define SEAT_DEV_DIR "/dev"
+#endif
 #define SEAT_DIR SEAT_RUN_DIR "/seats"
-#define SEAT_TAGS_DIR "/run/udev/tags/uaccess"
-#define SEAT_STATIC_DIR "/run/udev/static_node-tags/uaccess"
-#define SEAT_DATA_DIR "/run/udev/data"
+#define SEAT_TAGS_DIR SEAT_UDEV_DIR "/tags/uaccess"
+#define SEAT_STATIC_DIR SEAT_UDEV_DIR "/static_node-tags/uaccess"
+#define SEAT_DATA_DIR SEAT_UDEV_DIR "/data"
 #define SEAT_CAUSE "seat"
 #define SEAT_UIDS_MAX 64
 #define SEAT_DEVS_MAX 1024
@@ -193,7 +198,7 @@ static void seat_read_static(struct seat_view *v)
 		if (e->d_name[0] == '.')
 			continue;
 		unescape(e->d_name, name, sizeof(name));
-		snprintf(path, sizeof(path), "/dev/%s", name);
+		snprintf(path, sizeof(path), SEAT_DEV_DIR "/%s", name);
 		if (strstr(name, "..") || stat(path, &st) ||
 		    !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
 			continue;
@@ -350,7 +355,7 @@ static void seats_add_watches(struct daemon *d)
 	watch_dir(d, &d->seats.wd_run, SEAT_RUN_DIR, IN_CREATE | IN_MOVED_TO);
 	watch_dir(d, &d->seats.wd_tags, SEAT_TAGS_DIR,
 		  IN_CREATE | IN_DELETE | IN_MOVED_TO);
-	watch_dir(d, &d->seats.wd_udev, "/run/udev/tags",
+	watch_dir(d, &d->seats.wd_udev, SEAT_UDEV_DIR "/tags",
 		  IN_CREATE | IN_MOVED_TO);
 }
 
