@@ -4,7 +4,7 @@
  * file of a seat (ACTIVE_UID=, UIDS=), udev's uaccess devices of a seat
  * (the tag's index, each device's database file: G:/Q:uaccess,
  * E:ID_SEAT=, none meaning seat0), udev's static nodes, and who a seat
- * pauses on what.  seat.c is built in with its folders under a
+ * pauses on what.  seat.c is built in with its folders relative, in a
  * temporary one.
  */
 #include <stdio.h>
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SEAT_RUN_DIR "/tmp/test_seat/run"
-#define SEAT_UDEV_DIR "/tmp/test_seat/udev"
-#define SEAT_DEV_DIR "/tmp/test_seat/dev"
+#define SEAT_RUN_DIR "run"
+#define SEAT_UDEV_DIR "udev"
+#define SEAT_DEV_DIR "dev"
 #include "../../../src/daemon/seat.c"
 
 #include "tap.h"
@@ -30,14 +30,14 @@ static void put(const char *path, const char *text)
 	}
 }
 
+static char top[] = "/tmp/test_seat.XXXXXX";
+
 static void tree(void)
 {
-	if (system("rm -rf /tmp/test_seat && mkdir -p /tmp/test_seat/run/seats "
-		   "/tmp/test_seat/udev/tags/uaccess /tmp/test_seat/udev/data "
-		   "/tmp/test_seat/udev/static_node-tags/uaccess "
-		   "/tmp/test_seat/dev/snd && "
-		   "ln -s /dev/null /tmp/test_seat/dev/snd/seq && "
-		   "touch /tmp/test_seat/dev/snd/notanode"))
+	if (!mkdtemp(top) || chdir(top) ||
+	    system("mkdir -p run/seats udev/tags/uaccess udev/data "
+		   "udev/static_node-tags/uaccess dev/snd && "
+		   "ln -s /dev/null dev/snd/seq && touch dev/snd/notanode"))
 		exit(1);
 	/* seat_save()'s file, with a session that came twice */
 	put(SEAT_DIR "/seat0", "# This is private data. Do not parse.\n"
@@ -137,7 +137,7 @@ int main(void)
 	unescape("a\\x2fb\\x5cc\\x", out, sizeof(out));
 	CHECK("udev's \\xNN escapes are read, a broken one kept",
 	      !strcmp(out, "a/b\\c\\x"));
-	if (system("rm -rf /tmp/test_seat"))
+	if (chdir("/") || system(strcat((char[64]){ "rm -rf " }, top)))
 		return 1;
 	return tap_done();
 }
