@@ -18,6 +18,7 @@ setup_file() {
 	# installed.bats, before this file, removes the package at its end
 	out=$(apt-get install -y -q "$DEBS"/revoke-bpf_*_amd64.deb 2>&1) ||
 		{ echo "$out" >&2; return 1; }
+	until_true active
 	modprobe snd-aloop
 	udevadm settle -t 20
 	id alice >/dev/null 2>&1 || useradd -m alice
