@@ -12,6 +12,10 @@
  *	none		no program attached
  *	empty_hook	the empty programs on the same hooks
  *	armed_N		our programs, with N entries in the revoked set
+ *	armed_paused	our programs, nothing revoked, one device paused for
+ *			one user (level "p"): what a pause costs everybody
+ *			else's I/O (dd's /dev/zero and /dev/null are devices,
+ *			each looked up in pause_devs)
  *
  * and in each case four workloads: the seed's dd experiment with bs=1 and
  * with bs=4096 (the real dd, spawned), an open/close loop (file_open) and
@@ -27,7 +31,7 @@
  * Output: one JSON object on stdout (see bench/run).
  *
  *	hookbench [--rounds R] [--dd-count N] [--loops N]
- *		  [--levels N,N,...] [--file PATH]
+ *		  [--levels N|p,N,...] [--file PATH]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +62,8 @@
 #define MAX_LINKS 32
 /* a filesystem device no kernel hands out: every lookup misses */
 #define FAKE_DEV ((REVOKE_KDEV_MAJORMAX << REVOKE_KDEV_MINORBITS) | 0xabcde)
+/* the level of the armed_paused case (--levels p) */
+#define LEVEL_PAUSED -1
 
 enum workload { W_DD1, W_DD4K, W_OPEN, W_MMAP, NR_WORKLOADS };
 
@@ -159,6 +165,24 @@ static void set_case(struct hooks *h, enum kase c)
 		attach(h, h->ours->obj);
 }
 
+/* A device no kernel hands out, paused for uid 65534: armed for pauses only. */
+static void pause_one(struct hooks *h)
+{
+	struct revoke_pause_key key = { .rdev = FAKE_DEV,
+					.type = REVOKE_RDEV_CHAR, .uid = 65534 };
+	struct revoke_rdev_key dev = { .rdev = FAKE_DEV,
+				       .type = REVOKE_RDEV_CHAR };
+	struct revoke_pause_val val = { .err = ENODEV, .paused_at = 1 };
+	__u32 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.paused), &key, &val,
+				BPF_ANY) ||
+	    bpf_map_update_elem(bpf_map__fd(h->ours->maps.pause_devs), &dev,
+				&one, BPF_ANY))
+		die("pausing a device");
+	h->ours->bss->revoke_armed = REVOKE_ARMED_PAUSES;
+}
+
 /*
  * Grow the revoked set to @n fake entries, set their filter bits as
  * revoke-bpfd does, and say so in revoke_state and revoke_armed.
@@ -169,6 +193,11 @@ static void fill(struct hooks *h, long *have, long n)
 	struct revoke_state st = {};
 	struct revoke_key key;
 	__u32 zero = 0, bit;
+
+	if (n == LEVEL_PAUSED) {
+		pause_one(h);
+		return;
+	}
 
 	for (; *have < n; (*have)++) {
 		key = (struct revoke_key){ .dev = FAKE_DEV, .ino = (__u64)*have + 1 };
@@ -182,6 +211,17 @@ static void fill(struct hooks *h, long *have, long n)
 				&st, BPF_ANY))
 		die("revoke_state");
 	h->ours->bss->revoke_armed = n ? REVOKE_ARMED_INODES : 0;
+}
+
+/* "armed_N", or "armed_paused" for LEVEL_PAUSED */
+static const char *level_name(long level)
+{
+	static char name[32];
+
+	if (level == LEVEL_PAUSED)
+		return "armed_paused";
+	snprintf(name, sizeof(name), "armed_%ld", level);
+	return name;
 }
 
 static double run_dd(long bs, long count)
@@ -299,7 +339,7 @@ static void print_stat3(const char *name, struct stat3 s, bool last)
 static void print_times(const struct opts *o)
 {
 	static double v[MAX_LEVELS * MAX_ROUNDS];
-	char name[32];
+	char name[64];
 	int w, l;
 
 	for (w = 0; w < NR_WORKLOADS; w++) {
@@ -308,7 +348,7 @@ static void print_times(const struct opts *o)
 		       stats(v, samples(o, C_NONE, 0, w, v)).median,
 		       stats(v, samples(o, C_EMPTY, 0, w, v)).median);
 		for (l = 0; l < o->nlevels; l++)
-			printf(", \"armed_%ld\": %.6f", o->levels[l],
+			printf(", \"%s\": %.6f", level_name(o->levels[l]),
 			       stats(v, samples(o, C_ARMED, l, w, v)).median);
 		printf("},\n");
 	}
@@ -318,11 +358,12 @@ static void print_times(const struct opts *o)
 		print_stat3("empty_hook/none",
 			    stats(v, ratios(o, C_EMPTY, C_NONE, 0, w, v)), false);
 		for (l = 0; l < o->nlevels; l++) {
-			snprintf(name, sizeof(name), "armed_%ld/none", o->levels[l]);
+			snprintf(name, sizeof(name), "%s/none",
+				 level_name(o->levels[l]));
 			print_stat3(name, stats(v, ratios(o, C_ARMED, C_NONE, l, w, v)),
 				    false);
-			snprintf(name, sizeof(name), "armed_%ld/empty_hook",
-				 o->levels[l]);
+			snprintf(name, sizeof(name), "%s/empty_hook",
+				 level_name(o->levels[l]));
 			print_stat3(name, stats(v, ratios(o, C_ARMED, C_EMPTY, l, w, v)),
 				    l == o->nlevels - 1);
 		}
@@ -377,7 +418,8 @@ static void print_ns_per_run(const struct opts *o)
 	printf("  \"bpf_stats_ns_per_run\": {\"empty_hook\": %.1f",
 	       stats(v, o->nlevels).median);
 	for (l = 0; l < o->nlevels; l++)
-		printf(", \"armed_%ld\": %.1f", o->levels[l], ns_armed[l]);
+		printf(", \"%s\": %.1f", level_name(o->levels[l]),
+		       ns_armed[l]);
 	printf("},\n");
 }
 
@@ -410,13 +452,14 @@ static void parse_levels(struct opts *o, char *s)
 	o->nlevels = 0;
 	for (tok = strtok(s, ","); tok && o->nlevels < MAX_LEVELS;
 	     tok = strtok(NULL, ","))
-		o->levels[o->nlevels++] = atol(tok);
+		o->levels[o->nlevels++] = strcmp(tok, "p") ? atol(tok) :
+					  LEVEL_PAUSED;
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: hookbench [--rounds R] [--dd-count N] [--loops N] "
-		"[--levels N,N,...] [--file PATH]\n");
+		"[--levels N|p,N,...] [--file PATH]\n");
 	exit(2);
 }
 

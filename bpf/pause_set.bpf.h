@@ -80,43 +80,46 @@ static __always_inline __s64 pause_slice_uid(void)
 	return -1;
 }
 
+/* Is device @rdev of @type paused for anyone?  The one lookup of most. */
+static __always_inline bool pause_dev_paused(__u32 rdev, __u32 type)
+{
+	struct revoke_rdev_key dk = { .rdev = rdev, .type = type };
+
+	return bpf_map_lookup_elem(&pause_devs, &dk);
+}
+
 /**
  * revoke_pause_errno() - is device @rdev of @type paused for whoever
- *	makes this operation on @file?
- * @file: the file (its address: read with probe reads)
+ *	makes this operation, on a file opened with @f_uid and @f_euid?
  * @rdev: the device number, kernel encoding
  * @type: enum revoke_rdev_type
+ * @f_uid: the real uid of the file's credentials (f_cred)
+ * @f_euid: their effective uid
  *
  * A global function: the verifier checks it once per program, not once
- * per call site.
+ * per call site; it takes scalars only (a global function may not be
+ * handed the hook's trusted pointers).
  *
  * Return: the errno to fail with (positive), or 0 to go on.
  */
-__noinline int revoke_pause_errno(__u64 file, __u32 rdev, __u32 type)
+__noinline int revoke_pause_errno(__u32 rdev, __u32 type, __u32 f_uid,
+				  __u32 f_euid)
 {
-	struct revoke_rdev_key dk = { .rdev = rdev, .type = type };
 	struct revoke_pause_key pk = { .rdev = rdev, .type = type };
 	struct task_struct *task = bpf_get_current_task_btf();
-	const struct cred *fcred;
 	struct revoke_pause_val *val;
 	__u32 uid, euid;
 	__s64 slice;
 
-	if (!bpf_map_lookup_elem(&pause_devs, &dk))
-		return 0;
 	uid = BPF_CORE_READ(task, cred, uid.val);
 	euid = BPF_CORE_READ(task, cred, euid.val);
 	val = pause_find(&pk, uid);
 	if (!val && euid != uid)
 		val = pause_find(&pk, euid);
-	if (!val && file) {
-		fcred = BPF_CORE_READ((struct file *)file, f_cred);
-		uid = BPF_CORE_READ(fcred, uid.val);
-		euid = BPF_CORE_READ(fcred, euid.val);
-		val = pause_find(&pk, uid);
-		if (!val && euid != uid)
-			val = pause_find(&pk, euid);
-	}
+	if (!val && f_uid != uid && f_uid != euid)
+		val = pause_find(&pk, f_uid);
+	if (!val && f_euid != f_uid && f_euid != uid && f_euid != euid)
+		val = pause_find(&pk, f_euid);
 	if (!val) {
 		slice = pause_slice_uid();
 		if (slice >= 0)

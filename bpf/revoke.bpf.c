@@ -29,6 +29,7 @@
 #include "pause_set.bpf.h"
 
 #define EIO 5
+#define ENODEV 19
 #define MAY_WRITE 0x2
 #define MAY_READ 0x4
 /* fcntl commands (uapi/asm-generic/fcntl.h, linux/fcntl.h) */
@@ -215,17 +216,23 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 				       __u64 arg)
 {
 	struct revoke_rdev_val *val;
+	const struct cred *fcred;
 	struct revoke_state *st;
 	int err;
 
 	/* a descriptor passes while paused: it works again on resume */
-	if ((armed & REVOKE_ARMED_PAUSES) && hook != REVOKE_HOOK_FILE_RECEIVE) {
-		err = revoke_pause_errno((__u64)file, rdev, type);
+	if ((armed & REVOKE_ARMED_PAUSES) && hook != REVOKE_HOOK_FILE_RECEIVE &&
+	    pause_dev_paused(rdev, type)) {
+		fcred = BPF_CORE_READ(file, f_cred);
+		err = revoke_pause_errno(rdev, type,
+					 BPF_CORE_READ(fcred, uid.val),
+					 BPF_CORE_READ(fcred, euid.val));
 		if (err) {
 			st = state();
 			if (st)
 				report(st, shown, hook, op, arg);
-			return -err;
+			/* bounded for the verifier: an LSM returns -4095..0 */
+			return err == ENODEV ? -ENODEV : -EIO;
 		}
 	}
 	if (!(armed & REVOKE_ARMED_DEVICES))

@@ -48,7 +48,8 @@ struct pause_run {
 	bool wake;		/* pause: wake the user's waiters */
 	int failed;		/* a negative errno: the first failure */
 	int wake_err;		/* the holders could not be looked for */
-	size_t devices;
+	size_t devices;		/* device lines, of devices done */
+	size_t classes;		/* class lines */
 };
 
 static void device_line(struct pause_run *run, const struct revoke_pause_key *key,
@@ -367,6 +368,7 @@ static void class_line(struct pause_run *run, uint32_t err,
 	rbuf_printf(&run->lines, " " REVOKE_FIELD_ERRNO "=%s "
 		    REVOKE_FIELD_CHANGE "=%s\n", revoke_pause_errno_name(err),
 		    answer_change_name(change));
+	run->classes++;
 }
 
 /* Pause a class: remember it, listen for new devices, pause those there. */
@@ -408,8 +410,17 @@ static int pause_answer(struct pause_run *run, const char *word,
 	if (err)
 		log_err("cannot update the paused users' slices: %s\n",
 			strerror(-err));
-	if (run->failed && !run->devices) {
-		answer_set_err(resp, &run->d->rb, run->failed, "paused device ");
+	if (run->failed && !run->devices && !run->classes) {
+		const char *why = store_attach_error(&run->d->rb);
+
+		if (why[0])
+			answer_err(resp, -run->failed, "cannot attach the "
+				   "enforcing programs, so nothing was paused: "
+				   "%s; see revoke-bpfd's log", why);
+		else
+			answer_err(resp, -run->failed, "cannot %s: %s",
+				   run->wake ? "pause" : "resume",
+				   strerror(-run->failed));
 		return -1;
 	}
 	/* some devices only failed: each is named with its reason */
