@@ -284,14 +284,12 @@ static void seat_pause_users(struct seat_pass *p, const struct seat_view *v)
 
 static void seat_log(const struct seat_view *v)
 {
+	char who[32] = "no session";
+
 	if (v->has_active)
-		log_info("seat %s: uid %u active, %zu users with a session, "
-			 "%zu uaccess devices\n", v->ps->name,
-			 (unsigned int)v->active, v->nuids, v->ndevs);
-	else
-		log_info("seat %s: no active session, %zu users with a "
-			 "session, %zu uaccess devices\n", v->ps->name,
-			 v->nuids, v->ndevs);
+		snprintf(who, sizeof(who), "uid %u", (unsigned int)v->active);
+	log_info("seat %s: %s active, %zu users with a session, %zu uaccess "
+		 "devices\n", v->ps->name, who, v->nuids, v->ndevs);
 }
 
 /**
