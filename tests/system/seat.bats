@@ -4,8 +4,8 @@
 # revoke-bpfd following logind's seat0 ("seat seat0" in policy.conf) in
 # the Debian system of tests/vm/run --system: two real logind sessions,
 # PAM logins (pam_systemd) on tty2 and tty3 for two users, switched by
-# chvt and loginctl activate.  The seat's uaccess device is snd-aloop's
-# control node, tagged by udev's 70-uaccess.rules.  Each user's session
+# loginctl activate (logind's own VT switch).  The seat's uaccess device
+# is snd-aloop's control node, tagged by udev's 70-uaccess.rules.  Each user's session
 # runs fdops, which keeps one descriptor of it and works on it when told.
 
 load lib
@@ -36,7 +36,6 @@ teardown() {
 	systemctl reset-failed seat-alice seat-bob 2>/dev/null || true
 	: > "$POLICY"
 	revoke-bpf reload >/dev/null || true
-	chvt 1 || true
 }
 
 # session USER TTY: a PAM login of USER on TTY (tty2, ...) running fdops
@@ -109,7 +108,7 @@ seat_pauses() {
 	[ -n "$a" ] && [ -n "$b" ]
 
 	# alice's VT comes to the front: bob, inactive, is paused
-	chvt 2
+	loginctl activate "$a"
 	switched_to alice
 	[ "$(seat_pauses)" = "bob ENODEV seat" ]
 	ask alice open;		[ "$output" = "open: ok" ]
