@@ -139,6 +139,7 @@ struct daemon_busy {
  * @wd_run: /run/systemd, for seats/ to appear
  * @wd_tags: /run/udev/tags/uaccess, the devices tagged uaccess
  * @wd_udev: /run/udev/tags, for uaccess/ to appear
+ * @wd_data: /run/udev/data, udev's database, written after the tags
  */
 struct daemon_seats {
 	int fd;
@@ -146,6 +147,7 @@ struct daemon_seats {
 	int wd_run;
 	int wd_tags;
 	int wd_udev;
+	int wd_data;
 };
 
 /**

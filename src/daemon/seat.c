@@ -14,7 +14,7 @@
  * ID_SEAT= their seat (none: seat0) and a device node; and udev's static
  * nodes tagged uaccess (/run/udev/static_node-tags/uaccess/), on every
  * seat.  A device tagged while users are paused (a hot-plug) is seen by
- * the watch on the tag's index, and paused too.
+ * the watches on the tag's index and on udev's database, and paused too.
  *
  * Every change is one pass that makes the seat pauses what the seats
  * say now (seats_sync()): pauses of cause "seat" that no seat wants are
@@ -345,7 +345,8 @@ static void watch_dir(struct daemon *d, int *wd, const char *path,
 /*
  * What is watched: the seats' files (replaced by rename, or deleted),
  * /run/systemd and /run/udev/tags for the folders that are not there yet,
- * and the uaccess tag's index (a device tagged or untagged).
+ * the uaccess tag's index (a device tagged or untagged), and udev's
+ * database, which udev writes (rename) after the tag's index.
  */
 static void seats_add_watches(struct daemon *d)
 {
@@ -355,27 +356,47 @@ static void seats_add_watches(struct daemon *d)
 		  IN_CREATE | IN_DELETE | IN_MOVED_TO);
 	watch_dir(d, &d->seats.wd_udev, SEAT_UDEV_DIR "/tags",
 		  IN_CREATE | IN_MOVED_TO);
+	watch_dir(d, &d->seats.wd_data, SEAT_DATA_DIR, IN_MOVED_TO);
 }
 
-/* Something changed: read the events out, then one pass. */
+/*
+ * Does @ev call for a pass?  Of udev's database, only a device tagged
+ * uaccess's; a watch gone is watched again.
+ */
+static bool seats_event(struct daemon *d, const struct inotify_event *ev)
+{
+	char path[320];
+
+	if (ev->mask & IN_IGNORED) {
+		if (ev->wd == d->seats.wd_seats)
+			d->seats.wd_seats = -1;
+		if (ev->wd == d->seats.wd_tags)
+			d->seats.wd_tags = -1;
+		return true;
+	}
+	if (ev->wd != d->seats.wd_data || !ev->len)
+		return true;
+	snprintf(path, sizeof(path), SEAT_TAGS_DIR "/%s", ev->name);
+	return !access(path, F_OK);
+}
+
+/* Something changed: read the events out, then one pass if need be. */
 static void seats_read_events(void *arg)
 {
 	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
 	struct daemon *d = arg;
 	struct inotify_event *ev;
+	bool pass = false;
 	ssize_t n;
 	char *p;
 
 	while ((n = read(d->seats.fd, buf, sizeof(buf))) > 0)
 		for (p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
 			ev = (struct inotify_event *)p;
-			if (ev->mask & IN_IGNORED) {
-				if (ev->wd == d->seats.wd_seats)
-					d->seats.wd_seats = -1;
-				if (ev->wd == d->seats.wd_tags)
-					d->seats.wd_tags = -1;
-			}
+			pass |= seats_event(d, ev);
 		}
+	if (!pass)
+		return;
 	seats_add_watches(d);
 	seats_sync(d);
 }
@@ -421,7 +442,7 @@ int seats_follow(struct daemon *d)
 		if (d->seats.fd < 0)
 			return -errno;
 		d->seats.wd_seats = d->seats.wd_run = -1;
-		d->seats.wd_tags = d->seats.wd_udev = -1;
+		d->seats.wd_tags = d->seats.wd_udev = d->seats.wd_data = -1;
 		seats_add_watches(d);
 		err = d->serving ? seats_watch(d) : 0;
 		if (err) {

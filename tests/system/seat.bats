@@ -79,18 +79,27 @@ switched_to() {
 	wait_journal "seat seat0: uid $(id -u "$1") active"
 }
 
-# seat_pauses: the seat's pauses of the device, "USER ERRNO CAUSE"
+# seat_pauses [RDEV]: the pauses of device RDEV (default: the seat's
+# device, $RDEV), "USER ERRNO CAUSE" each
 seat_pauses() {
-	revoke-bpf --json list | jq -r --arg r "$RDEV" \
+	revoke-bpf --json list | jq -r --arg r "${1:-$RDEV}" \
 		'.[] | select(.kind == "pause" and .rdev == $r) | "\(.user) \(.errno) \(.cause)"'
 }
 
-@test "a seat followed: who leaves the active session is paused on its uaccess devices, the same descriptor works again when back" {
-	local card a b
+# control_of ID: the number (MAJ:MIN) of sound card ID's control node
+control_of() {
+	local card
+	card=$(grep -lx "$1" /sys/class/sound/card*/id)
+	card=${card%/id}
+	cat "/sys/class/sound/controlC${card##*card}/dev"
+}
+
+@test "a seat followed: who leaves the active session is paused on its uaccess devices, one plugged in too; the same descriptor works again when back" {
+	local card a b plugged
 	card=$(grep -lx Loopback /sys/class/sound/card*/id)
 	card=${card%/id}
 	DEV=/dev/snd/controlC${card##*card}
-	RDEV=$(cat "/sys/class/sound/controlC${card##*card}/dev")
+	RDEV=$(control_of Loopback)
 	# udev tagged it for the seat, as logind's ACLs need
 	udevadm info -q property "$DEV" | grep -qx 'TAGS=.*:uaccess:.*'
 
@@ -124,11 +133,18 @@ seat_pauses() {
 	ask bob open;		[ "$output" = "open: ok" ]
 	ask bob card_info;	[ "$output" = "card_info: ok Loopback" ]
 
+	# a sound card plugged in meanwhile is alice's no more than the others
+	modprobe snd-dummy
+	udevadm settle -t 20
+	plugged=$(control_of Dummy)
+	until_true test "$(seat_pauses "$plugged")" = "alice ENODEV seat"
+
 	# back to alice: the same descriptor works again, bob's is paused
 	journal_mark
 	loginctl activate "$a"
 	switched_to alice
 	[ "$(seat_pauses)" = "bob ENODEV seat" ]
+	[ "$(seat_pauses "$plugged")" = "bob ENODEV seat" ]
 	ask alice card_info;	[ "$output" = "card_info: ok Loopback" ]
 	ask bob card_info;	[ "$output" = "card_info: ENODEV" ]
 
