@@ -142,6 +142,7 @@ int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
 {
 	struct pause_run run = { .d = d, .uid = key->uid, .err = err,
 				 .cause = cause, .subsystem = "", .wake = true };
+	size_t i;
 
 	pause_device(&run, key->rdev, key->type);
 	if (run.wake_err)
@@ -149,6 +150,15 @@ int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
 			revoke_kdev_major(key->rdev),
 			revoke_kdev_minor(key->rdev), key->uid,
 			strerror(-run.wake_err));
+	/* what pause names and exits 4 for, with no one to answer: the log */
+	for (i = 0; i < run.sum.nfail; i++)
+		log_warn("pause rdev=%u:%u uid=%u: pid %d (%.16s): %s\n",
+			 revoke_kdev_major(key->rdev),
+			 revoke_kdev_minor(key->rdev), key->uid,
+			 (int)run.sum.fail[i].pid, run.sum.fail[i].comm,
+			 run.sum.fail[i].keeps_access ?
+			 "keeps a mapping of the device, which works without "
+			 "a system call: not paused" : run.sum.fail[i].reason);
 	rbuf_free(&run.lines);
 	pipeline_result_free(&run.sum);
 	return run.failed ? run.failed : run.wake_err;
