@@ -177,7 +177,7 @@ $(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
 # this machine's kernel (test_features reads its BTF), and librevoke's:
 # what a package build runs (debian/rules), in a second or less.
 UNIT_NOROOT := $(addprefix $(BUILD)/tests/,common/test_ctl_proto common/test_key \
-	       daemon/test_ctl_loop daemon/test_lsm_check daemon/test_policy \
+	       daemon/test_ctl_loop daemon/test_lsm_check daemon/test_policy daemon/test_seat \
 	       daemon/test_uevent_netlink \
 	       pipeline/test_fs_pins pipeline/test_report test_librevoke)
 check-unit: $(UNIT_NOROOT)

@@ -309,7 +309,7 @@ struct status_view {
 	char *body;
 	char enforcement[16], attached[32], skipped[16], entries[24];
 	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
-	char pauses[24];
+	char pauses[24], seats[256];
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
 
@@ -343,6 +343,7 @@ static void status_read(struct status_view *v)
 	status_get(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
 		   sizeof(v->filesystems));
 	status_get(v->body, REVOKE_FIELD_PAUSES, v->pauses, sizeof(v->pauses));
+	status_get(v->body, REVOKE_FIELD_SEATS, v->seats, sizeof(v->seats));
 	status_get(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
 	status_get(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
 	status_get(v->body, REVOKE_FIELD_DAEMON_PID, v->pid, sizeof(v->pid));
@@ -372,7 +373,7 @@ static void status_uptime(const char *s, char *out, size_t len)
 		snprintf(out, len, "%llu d", t / 86400);
 }
 
-/* The summary: six lines, and one more per problem. */
+/* The summary: six lines, one for the seats followed, one per problem. */
 static void status_summary(const struct status_view *v)
 {
 	unsigned long long n = strtoull(v->entries, NULL, 10);
@@ -402,6 +403,10 @@ static void status_summary(const struct status_view *v)
 	status_uptime(v->uptime, up, sizeof(up));
 	printf("%-12s pid %s, version %s, up %s\n", "revoke-bpfd", v->pid,
 	       v->version, up);
+	if (strcmp(v->seats, "-") && strcmp(v->seats, "?"))
+		printf("%-12s %s: who has a session there but not the active "
+		       "one is paused on its uaccess devices\n", "seats",
+		       cli_esc(v->seats, esc, sizeof(esc)));
 	if (strcmp(v->bpf_lsm, "active"))
 		printf("%-12s BPF LSM is not active: nothing can be denied; "
 		       "boot with bpf in lsm=\n", "problem");

@@ -356,6 +356,8 @@ static int serve(struct daemon *d, int lfd)
 	if (!ret && d->pause_uevent_fd >= 0)
 		ret = pauses_watch(d);
 	if (!ret)
+		ret = seats_watch(d);
+	if (!ret)
 		ret = ctl_loop_run(&d->loop);
 	if (ret)
 		log_err("event loop: %s\n", strerror(-ret));
@@ -449,6 +451,10 @@ static int run(struct daemon *d, const struct options *o, int lfd)
 	if (ret)
 		log_err("cannot listen for the devices of paused classes: %s\n",
 			strerror(-ret));
+	ret = seats_follow(d);
+	if (ret)
+		log_err("cannot follow the seats: inotify: %s\n",
+			strerror(-ret));
 	log_info("ready, listening on %s\n", o->socket_path);
 	notify_init(d);
 	notify_ready(d);
@@ -472,7 +478,8 @@ int main(int argc, char **argv)
 		.detach_after_s = DETACH_AFTER_DEFAULT_S,
 	};
 	struct daemon d = { .started = time(NULL), .uevent_fd = -1,
-			    .pause_uevent_fd = -1, .signal_fd = -1 };
+			    .pause_uevent_fd = -1, .seats.fd = -1,
+			    .signal_fd = -1 };
 	char err[1024];
 	int ret, lfd = -1;
 
@@ -528,6 +535,8 @@ cleanup:
 		close(d.uevent_fd);
 	if (d.pause_uevent_fd >= 0)
 		close(d.pause_uevent_fd);
+	if (d.seats.fd >= 0)
+		close(d.seats.fd);
 	policy_free(&d.policy);
 	return ret;
 }

@@ -12,6 +12,9 @@
  *	notify.c	what systemd is told: READY=1, STATUS=, RELOADING=1
  *	busy.c		a long request's progress lines, and the loop's
  *			turns within it for the others
+ *	pauses.c	pause and resume: a device denied to one user
+ *	seat.c		logind's seats followed: their inactive users
+ *			paused on their uaccess devices
  *
  * Calls go one way: daemon.c -> verbs*.c -> devices.c, request_keys.c
  * -> answer.c; daemon.c and devices.c -> notify.c.
@@ -129,6 +132,25 @@ struct daemon_busy {
 };
 
 /**
+ * struct daemon_seats - the seats followed (seat.c): one inotify
+ *	descriptor, and its watches (-1: not watched)
+ * @fd: the descriptor while the policy names a seat, or -1
+ * @wd_seats: /run/systemd/seats, logind's files of the seats
+ * @wd_run: /run/systemd, for seats/ to appear
+ * @wd_tags: /run/udev/tags/uaccess, the devices tagged uaccess
+ * @wd_udev: /run/udev/tags, for uaccess/ to appear
+ * @wd_data: /run/udev/data, udev's database, written after the tags
+ */
+struct daemon_seats {
+	int fd;
+	int wd_seats;
+	int wd_run;
+	int wd_tags;
+	int wd_udev;
+	int wd_data;
+};
+
+/**
  * struct daemon - everything revoke-bpfd holds while it runs
  * @rb: the pinned maps and programs
  * @events: the denial ring buffer and its subscribers
@@ -145,6 +167,7 @@ struct daemon_busy {
  * @uevent_req: the kernel uevent being handled
  * @pause_uevent_fd: the kernel uevent socket while a class is paused
  *	(pauses.c), or -1
+ * @seats: the seats followed (seat.c)
  * @parts: partitions removed before their disk
  * @signal_fd: SIGTERM, SIGINT and SIGHUP
  * @loop: the event loop
@@ -168,6 +191,7 @@ struct daemon {
 	int uevent_fd;
 	struct revoke_req uevent_req;
 	int pause_uevent_fd;
+	struct daemon_seats seats;
 	struct devices_parts parts;
 	int signal_fd;
 	struct ctl_loop loop;
@@ -289,16 +313,26 @@ void umount_answer(struct rbuf *resp, struct umount_result *r);
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
 
-/* verbs_holders.c */
 /* pauses.c */
 int pauses_follow(struct daemon *d);
 int pauses_start(struct daemon *d);
 int pauses_watch(struct daemon *d);
+int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
+		  uint32_t err, const char *cause);
+int pauses_lift(struct daemon *d, const struct revoke_pause_key *key);
+void pauses_changed(struct daemon *d);
 int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		const struct revoke_req *req, struct rbuf *resp);
 int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 		 const struct revoke_req *req, struct rbuf *resp);
 
+/* seat.c */
+int seats_follow(struct daemon *d);
+int seats_watch(struct daemon *d);
+void seats_sync(struct daemon *d);
+void seats_status(const struct daemon *d, struct rbuf *resp);
+
+/* verbs_holders.c */
 int verbs_holders(struct daemon *d, const struct ctl_peer *peer,
 		  const struct revoke_req *req, struct rbuf *resp);
 

@@ -392,7 +392,7 @@ int devices_follow_source(struct daemon *d, char *err, size_t errlen)
  */
 int devices_reload_policy(struct daemon *d, char *err, size_t errlen)
 {
-	int ret;
+	int ret, seats;
 
 	notify_reloading(d);
 	ret = policy_load(d->policy_path, &d->policy, err, errlen);
@@ -404,6 +404,11 @@ int devices_reload_policy(struct daemon *d, char *err, size_t errlen)
 	else
 		log_info("policy %s: %zu rules, source %s\n", d->policy_path,
 			 d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
+	/* its seat lines, new or gone, take effect (seat.c) */
+	seats = ret ? 0 : seats_follow(d);
+	if (seats)
+		log_err("cannot follow the seats: inotify: %s\n",
+			strerror(-seats));
 	notify_ready(d);
 	return ret;
 }

@@ -130,6 +130,83 @@ static void pause_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 	pipeline_result_free(&res);
 }
 
+/**
+ * pauses_device() - pause one device for one user, as pause does, and
+ *	wake the user's waiters on it (seat.c)
+ * @d: the daemon
+ * @key: the device and the user
+ * @err: the errno the user's operations fail with
+ * @cause: who pauses it, one word
+ *
+ * Return: 0, or a negative errno: not paused, or the waiters not looked
+ * for (logged).
+ */
+int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
+		  uint32_t err, const char *cause)
+{
+	struct pause_run run = { .d = d, .uid = key->uid, .err = err,
+				 .cause = cause, .subsystem = "", .wake = true };
+	size_t i;
+
+	pause_device(&run, key->rdev, key->type);
+	if (run.wake_err)
+		log_err("pause rdev=%u:%u uid=%u: cannot wake the waiters: %s\n",
+			revoke_kdev_major(key->rdev),
+			revoke_kdev_minor(key->rdev), key->uid,
+			strerror(-run.wake_err));
+	/* what pause names and exits 4 for, with no one to answer: the log */
+	for (i = 0; i < run.sum.nfail; i++)
+		log_warn("pause rdev=%u:%u uid=%u: pid %d (%.16s): %s\n",
+			 revoke_kdev_major(key->rdev),
+			 revoke_kdev_minor(key->rdev), key->uid,
+			 (int)run.sum.fail[i].pid, run.sum.fail[i].comm,
+			 run.sum.fail[i].keeps_access ?
+			 "keeps a mapping of the device, which works without "
+			 "a system call: not paused" : run.sum.fail[i].reason);
+	rbuf_free(&run.lines);
+	pipeline_result_free(&run.sum);
+	return run.failed ? run.failed : run.wake_err;
+}
+
+/**
+ * pauses_lift() - resume one pause, as resume does (seat.c)
+ * @d: the daemon
+ * @key: the device and the user
+ *
+ * Return: 0 or a negative errno (logged).
+ */
+int pauses_lift(struct daemon *d, const struct revoke_pause_key *key)
+{
+	enum revoke_change change;
+	int err = pause_set_del(&d->rb, key, &change);
+
+	if (err) {
+		log_err("resume rdev=%u:%u type=%s uid=%u: %s\n",
+			revoke_kdev_major(key->rdev),
+			revoke_kdev_minor(key->rdev),
+			revoke_rdev_type_name(key->type), key->uid,
+			strerror(-err));
+		return err;
+	}
+	log_change("resume", key, change);
+	return 0;
+}
+
+/**
+ * pauses_changed() - after pauses_device() and pauses_lift(): the paused
+ *	users' slices, and systemd's status, brought up to date
+ * @d: the daemon
+ */
+void pauses_changed(struct daemon *d)
+{
+	int err = pause_set_slices(&d->rb, PAUSE_CGROUP_ROOT);
+
+	if (err)
+		log_err("cannot update the paused users' slices: %s\n",
+			strerror(-err));
+	d->notify.stale = true;
+}
+
 /* The type of @subsystem's device nodes. */
 static uint32_t class_type(const char *subsystem)
 {

@@ -148,6 +148,57 @@ static int parse_holders(char *rest, unsigned int lineno, bool *spare,
 	return -EINVAL;
 }
 
+/* A seat name as logind takes one: "seat", then [A-Za-z0-9_-]. */
+static bool valid_seat(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n < POLICY_SEAT_LEN && !strncmp(s, "seat", 4) &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_-") == n;
+}
+
+/* "seat NAME [errno=ENODEV|EIO]", appended to @p's seats. */
+static int parse_seat(char *rest, unsigned int lineno, struct policy *p,
+		      char *err, size_t errlen)
+{
+	char *save = NULL, *name = strtok_r(rest, " \t", &save);
+	char *opt = name ? strtok_r(NULL, " \t", &save) : NULL;
+	struct policy_seat *s = &p->seats[p->nseats];
+	size_t i;
+
+	if (!name || !valid_seat(name) || strtok_r(NULL, " \t", &save)) {
+		snprintf(err, errlen, "line %u: seat takes a seat's name "
+			 "(seat0, seat-1, ...), then errno=ENODEV or errno=EIO",
+			 lineno);
+		return -EINVAL;
+	}
+	for (i = 0; i < p->nseats; i++)
+		if (!strcmp(p->seats[i].name, name)) {
+			snprintf(err, errlen, "line %u: seat %s is followed "
+				 "already, by line %u", lineno, name,
+				 p->seats[i].line);
+			return -EINVAL;
+		}
+	if (p->nseats == POLICY_MAX_SEATS) {
+		snprintf(err, errlen, "line %u: more than %d seats", lineno,
+			 POLICY_MAX_SEATS);
+		return -EINVAL;
+	}
+	s->err = ENODEV;
+	if (opt && !strcmp(opt, "errno=EIO"))
+		s->err = EIO;
+	else if (opt && strcmp(opt, "errno=ENODEV")) {
+		snprintf(err, errlen, "line %u: '%s': a seat's errno is "
+			 "errno=ENODEV or errno=EIO", lineno, opt);
+		return -EINVAL;
+	}
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->line = lineno;
+	p->nseats++;
+	return 0;
+}
+
 /* Does @word begin with statement @name, then a blank or its end? */
 static bool statement(const char *word, const char *name)
 {
@@ -209,10 +260,14 @@ int policy_parse(const char *text, struct policy *out, char *err,
 					    err, errlen);
 			continue;
 		}
+		if (statement(word, "seat")) {
+			ret = parse_seat(word + 4, lineno, &p, err, errlen);
+			continue;
+		}
 		if (strncmp(word, "revoke", 6) ||
 		    (word[6] && word[6] != ' ' && word[6] != '\t')) {
 			snprintf(err, errlen, "line %u: unknown statement '%.*s' "
-				 "(expected source, holders or revoke)", lineno,
+				 "(expected source, holders, revoke or seat)", lineno,
 				 (int)strcspn(word, " \t"), word);
 			ret = -EINVAL;
 			break;

@@ -9,6 +9,7 @@
  *	holders kill|spare
  *	revoke [subsystem=GLOB] [PROPERTY=GLOB]...
  *		[mode=deny|revoke|release|umount] [signal=hup]
+ *	seat NAME [errno=ENODEV|EIO]
  *
  * source says where removals come from: the udev rule (revoke-bpf uevent,
  * the default; rules may then match any udev property) or the kernel's
@@ -34,6 +35,10 @@
  *
  * signal=hup then sends SIGHUP to every process that held the device, as
  * a tty hangup does to its session (not with mode=deny).
+ *
+ * seat follows logind's seat NAME (seat.c): the users with a session on
+ * it but not the active one are paused on its uaccess devices, with
+ * errno (ENODEV by default); one line per seat, none by default.
  */
 #ifndef REVOKE_POLICY_H
 #define REVOKE_POLICY_H
@@ -44,6 +49,8 @@
 #define POLICY_PATH_DEFAULT "/etc/revoke-bpf/policy.conf"
 #define POLICY_MAX_RULES 256
 #define POLICY_MAX_CONDS 8
+#define POLICY_MAX_SEATS 8
+#define POLICY_SEAT_LEN 64
 
 enum policy_mode {
 	POLICY_DENY,
@@ -73,6 +80,18 @@ struct policy_rule {
 	unsigned int line;
 };
 
+/**
+ * struct policy_seat - one "seat" line
+ * @name: the seat's name, as logind's: "seat" and [A-Za-z0-9_-]
+ * @err: the errno its pauses fail with (ENODEV or EIO)
+ * @line: where it is in the file
+ */
+struct policy_seat {
+	char name[POLICY_SEAT_LEN];
+	unsigned int err;
+	unsigned int line;
+};
+
 enum policy_source {
 	POLICY_SOURCE_UDEV,
 	POLICY_SOURCE_NETLINK,
@@ -84,12 +103,16 @@ enum policy_source {
  * @nrules: their number
  * @source: where removals come from
  * @spare_holders: "holders spare": never kill a holder (see above)
+ * @seats: the seats followed
+ * @nseats: their number
  */
 struct policy {
 	struct policy_rule *rules;
 	size_t nrules;
 	enum policy_source source;
 	bool spare_holders;
+	struct policy_seat seats[POLICY_MAX_SEATS];
+	size_t nseats;
 };
 
 /* A device's udev properties: @n KEY and VALUE pairs. */

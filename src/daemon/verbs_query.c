@@ -237,6 +237,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		    (unsigned long long)npause);
 	rbuf_printf(resp, REVOKE_FIELD_PAUSED_CLASSES "=%llu\n",
 		    (unsigned long long)nclass);
+	seats_status(d, resp);
 	rbuf_printf(resp, REVOKE_FIELD_FREED_INODES "=%llu\n",
 		    (unsigned long long)st.freed);
 	rbuf_printf(resp, REVOKE_FIELD_EVENTS_LOST "=%llu\n",

@@ -148,6 +148,20 @@ kernel       6.12.1
 revoke-bpfd  pid 123, version 0.1.0, up 66 min" ]
 }
 
+@test "status: the seats followed, one line after the six, only when the policy names some" {
+	answer "${STATUS_ANSWER[@]}" "seats=seat0,seat-usb"
+	run rbpf status
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 7 ]
+	[ "${lines[6]}" = "seats        seat0,seat-usb: who has a session there but not the active one is paused on its uaccess devices" ]
+	answer "${STATUS_ANSWER[@]}" "seats=-"
+	run rbpf status
+	[ "${#lines[@]}" -eq 6 ]
+	run rbpf --json status
+	[ "$(jq -c .seats <<<"$output")" = null ]
+	valid status <<<"$output"
+}
+
 @test "status: one line per problem, still at most 12 lines" {
 	answer "${STATUS_ANSWER[@]/bpf_lsm=active/bpf_lsm=inactive}"
 	sed -i 's/^entries=3$/entries=65000/; s/^events_lost=0$/events_lost=7/' "$ANSWER"

@@ -82,6 +82,19 @@ static void test_valid(void)
 	CHECK("a rule's missing property does not match",
 	      policy_parse("revoke ID_SERIAL=x\n", &p, err, sizeof(err)) == 0 &&
 	      !policy_match(&p, &tty));
+	CHECK("no seat is followed unless a line says so",
+	      p.nseats == 0);
+	CHECK("two seat lines follow two seats, ENODEV unless errno=EIO",
+	      policy_parse("seat seat0\n  seat seat-usb_1 errno=EIO # hub\n"
+			   "revoke\n", &p, err, sizeof(err)) == 0 &&
+	      p.nseats == 2 && p.nrules == 1 &&
+	      !strcmp(p.seats[0].name, "seat0") && p.seats[0].err == ENODEV &&
+	      p.seats[0].line == 1 && !strcmp(p.seats[1].name, "seat-usb_1") &&
+	      p.seats[1].err == EIO && p.seats[1].line == 2);
+	CHECK("errno=ENODEV may be said",
+	      policy_parse("seat seat0 errno=ENODEV\n", &p, err,
+			   sizeof(err)) == 0 && p.nseats == 1 &&
+	      p.seats[0].err == ENODEV);
 	policy_free(&p);
 }
 
@@ -94,8 +107,8 @@ static void test_invalid(void)
 		{ "holders\n", "line 1: holders must be kill or spare" },
 		{ "holders spare kill\n", "line 1: holders must be kill or spare" },
 		{ "holders maim\n", "line 1: holders must be kill or spare" },
-		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected source, holders or revoke)" },
-		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source, holders or revoke)" },
+		{ "frob subsystem=tty\n", "line 1: unknown statement 'frob' (expected source, holders, revoke or seat)" },
+		{ "# ok\nrevoke subsystem=tty\nrevokes\n", "line 3: unknown statement 'revokes' (expected source, holders, revoke or seat)" },
 		{ "revoke subsystem\n", "line 1: 'subsystem' is not KEY=VALUE" },
 		{ "revoke =tty\n", "line 1: '=tty' is not KEY=VALUE" },
 		{ "revoke mode=kill\n", "line 1: mode must be given once, as deny, revoke, release or umount" },
@@ -111,6 +124,14 @@ static void test_invalid(void)
 		{ "revoke mode=umount mode=release\n", "line 1: mode must be given once, as deny, revoke, release or umount" },
 		{ "revoke subsystem=block\nrevoke ID_BUS=usb mode=unmount\n", "line 2: mode must be given once, as deny, revoke, release or umount" },
 		{ "revoke ID_BUS=usb mode=umount\nrevoke mode=umount signal=hup\nrevoke mode=UMOUNT\n", "line 3: mode must be given once, as deny, revoke, release or umount" },
+		{ "seat\n", "line 1: seat takes a seat's name (seat0, seat-1, ...), then errno=ENODEV or errno=EIO" },
+		{ "seat tty1\n", "line 1: seat takes a seat's name (seat0, seat-1, ...), then errno=ENODEV or errno=EIO" },
+		{ "seat seat0/x\n", "line 1: seat takes a seat's name (seat0, seat-1, ...), then errno=ENODEV or errno=EIO" },
+		{ "seat seat0 errno=EIO now\n", "line 1: seat takes a seat's name (seat0, seat-1, ...), then errno=ENODEV or errno=EIO" },
+		{ "seat seat0 errno=EPERM\n", "line 1: 'errno=EPERM': a seat's errno is errno=ENODEV or errno=EIO" },
+		{ "seat seat0\n\nseat seat0 errno=EIO\n", "line 3: seat seat0 is followed already, by line 1" },
+		{ "seat s1\nseat s2\nseat s3\nseat s4\nseat s5\nseat s6\nseat s7\nseat s8\nseat s9\n", "line 1: seat takes a seat's name (seat0, seat-1, ...), then errno=ENODEV or errno=EIO" },
+		{ "seat seat1\nseat seat2\nseat seat3\nseat seat4\nseat seat5\nseat seat6\nseat seat7\nseat seat8\nseat seat9\n", "line 9: more than 8 seats" },
 	};
 	struct policy p = {};
 	char err[256], name[200];
@@ -124,7 +145,7 @@ static void test_invalid(void)
 		      !strcmp(err, bad[i].err));
 	}
 	CHECK("after every refusal the policy in force is unchanged",
-	      p.nrules == 1 && policy_match(&p, &tty) && !policy_match(&p, &disk));
+	      p.nrules == 1 && p.nseats == 0 && policy_match(&p, &tty) && !policy_match(&p, &disk));
 	policy_free(&p);
 }
 
