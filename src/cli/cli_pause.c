@@ -207,7 +207,7 @@ static int parse(struct pause_cmd *c, int argc, char **argv)
 		memcpy(c->dev[j].cause, c->base.cause, sizeof(c->base.cause));
 	}
 	if (c->verb == REVOKE_VERB_PAUSE && !c->ndev) {
-		p_err("pause needs a DEVICE: a node, --rdev MAJ:MIN --char|"
+		p_err("needs a DEVICE: a node, --rdev MAJ:MIN --char|"
 		      "--block, or --subsystem NAME");
 		return CLI_EXIT_USAGE;
 	}

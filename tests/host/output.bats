@@ -468,7 +468,7 @@ PAUSE_ANSWER=(
 	[ "$output" = "revoke-bpf: pause: needs --uid UID: whose access to pause" ]
 	run rbpf pause --uid 1001
 	[ "$status" -eq 2 ]
-	[ "$output" = "revoke-bpf: pause: pause needs a DEVICE: a node, --rdev MAJ:MIN --char|--block, or --subsystem NAME" ]
+	[ "$output" = "revoke-bpf: pause: needs a DEVICE: a node, --rdev MAJ:MIN --char|--block, or --subsystem NAME" ]
 	run rbpf pause --uid alice /dev/null
 	[ "$status" -eq 2 ]
 	[ "$output" = "revoke-bpf: pause: --uid takes a user id, and 'alice' is not one (for a name: --uid \$(id -u NAME))" ]
