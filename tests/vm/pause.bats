@@ -528,3 +528,41 @@ resume() {
 	wait "$cpid" 2>/dev/null || true
 	rmdir "$slice" "${slice%/*}"
 }
+
+@test "resume --uid A never lifts an add --rdev revocation of the same device" {
+	client a $A "$EV_NODE"
+	pause --uid $A "$EV_NODE"
+	[ "$status" -eq 0 ]
+	run revoke-bpf add --rdev "$EV_RDEV" --char --no-release
+	[ "$status" -eq 0 ]
+	resume --uid $A
+	[ "$status" -eq 0 ]
+	ask a ioctl
+	is "ioctl: EIO"
+	ask a open
+	is "open: EIO"
+	run revoke-bpf del --rdev "$EV_RDEV" --char
+	[ "$status" -eq 0 ]
+	ask a open
+	is "open: ok"
+}
+
+@test "pausing A on a revoked device un-revokes nothing, for A or for B" {
+	client a $A "$EV_NODE"
+	client b $B "$EV_NODE"
+	run revoke-bpf add --rdev "$EV_RDEV" --char --no-release
+	[ "$status" -eq 0 ]
+	pause --uid $A "$EV_NODE"
+	[ "$status" -eq 0 ]
+	ask a ioctl
+	is "ioctl: ENODEV"
+	ask b ioctl
+	is "ioctl: EIO"
+	resume --uid $A
+	ask a ioctl
+	is "ioctl: EIO"
+	ask b ioctl
+	is "ioctl: EIO"
+	run revoke-bpf del --rdev "$EV_RDEV" --char
+	[ "$status" -eq 0 ]
+}
