@@ -259,7 +259,9 @@ resume() {
 	ask a dqbuf
 	echo "second: $output"
 	[[ $output =~ ^dqbuf:\ ok\ seq\ ([0-9]+)$ ]]
-	[ "${BASH_REMATCH[1]}" -gt "$first" ]
+	# vivid numbers frames by the time since STREAMON: under TCG two
+	# buffers filled in one frame's time have the same number (newest)
+	[ "${BASH_REMATCH[1]}" -ge "$first" ]
 	ask a peek
 	is "peek: ok"
 	ask a ioctl
