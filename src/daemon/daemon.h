@@ -313,7 +313,8 @@ void umount_answer(struct rbuf *resp, struct umount_result *r);
 int umount_fs(struct daemon *d, const struct ctl_peer *peer,
 	      const struct revoke_req *req, struct rbuf *resp);
 
-/* pauses.c */
+/* pauses.c; the cause of the pauses seat.c makes and lifts */
+#define PAUSE_CAUSE_SEAT "seat"
 int pauses_follow(struct daemon *d);
 int pauses_start(struct daemon *d);
 int pauses_watch(struct daemon *d);

@@ -107,6 +107,7 @@ static void pause_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 	struct revoke_pause_key key = { .rdev = rdev, .type = type,
 					.uid = run->uid };
 	struct revoke_rdev_key dev = { .rdev = rdev, .type = type };
+	struct revoke_pause_val old;
 	struct pipeline_result res;
 	enum revoke_change change;
 	int err;
@@ -117,6 +118,11 @@ static void pause_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 		device_failed(run, &key, err);
 		return;
 	}
+	/* an admin's pause of what the seat paused is the admin's now */
+	if (change == REVOKE_ALREADY && strcmp(run->cause, PAUSE_CAUSE_SEAT) &&
+	    !pause_set_get(&run->d->rb, &key, &old) &&
+	    !strncmp(old.cause, PAUSE_CAUSE_SEAT, sizeof(old.cause)))
+		pause_set_cause(&run->d->rb, &key, run->cause);
 	log_change("pause", &key, change);
 	device_line(run, &key, run->err, run->subsystem, change);
 	if (!run->wake)

@@ -45,7 +45,7 @@
 #define SEAT_TAGS_DIR SEAT_UDEV_DIR "/tags/uaccess"
 #define SEAT_STATIC_DIR SEAT_UDEV_DIR "/static_node-tags/uaccess"
 #define SEAT_DATA_DIR SEAT_UDEV_DIR "/data"
-#define SEAT_CAUSE "seat"
+#define SEAT_CAUSE PAUSE_CAUSE_SEAT
 #define SEAT_UIDS_MAX 64
 #define SEAT_DEVS_MAX 1024
 #define SEAT_STALE_MAX 4096

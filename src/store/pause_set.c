@@ -99,6 +99,28 @@ int pause_set_add(struct store *rb, const struct revoke_pause_key *key,
 }
 
 /**
+ * pause_set_cause() - say who holds a pause from now on
+ * @rb: the daemon's handles
+ * @key: the device and the user, paused
+ * @cause: one word
+ *
+ * Return: 0, -ENOENT if it is not paused, or another negative errno.
+ */
+int pause_set_cause(struct store *rb, const struct revoke_pause_key *key,
+		    const char *cause)
+{
+	struct revoke_pause_val val;
+
+	if (bpf_map_lookup_elem(rb->paused_fd, key, &val))
+		return -errno;
+	memset(val.cause, 0, sizeof(val.cause));
+	strncpy(val.cause, cause, sizeof(val.cause) - 1);
+	if (bpf_map_update_elem(rb->paused_fd, key, &val, BPF_EXIST))
+		return -errno;
+	return 0;
+}
+
+/**
  * pause_set_get() - look up a pause
  * @rb: the daemon's handles
  * @key: the device and the user

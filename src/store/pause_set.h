@@ -22,6 +22,8 @@ typedef int (*pause_class_fn)(const struct revoke_pause_class *key,
 int pause_set_add(struct store *rb, const struct revoke_pause_key *key,
 		  uint32_t err, const char *cause, const char *subsystem,
 		  enum revoke_change *change);
+int pause_set_cause(struct store *rb, const struct revoke_pause_key *key,
+		    const char *cause);
 int pause_set_get(struct store *rb, const struct revoke_pause_key *key,
 		  struct revoke_pause_val *val);
 int pause_set_del(struct store *rb, const struct revoke_pause_key *key,

@@ -148,6 +148,21 @@ control_of() {
 	ask alice card_info;	[ "$output" = "card_info: ok Loopback" ]
 	ask bob card_info;	[ "$output" = "card_info: ENODEV" ]
 
+	# an admin's pause of what the seat paused is the admin's from then
+	# on: bob's device, paused by the seat, paused by the admin too; back
+	# to bob, it stays paused
+	revoke-bpf pause --uid "$(id -u bob)" --errno EIO "$DEV" >/dev/null
+	[ "$(seat_pauses)" = "bob EIO admin" ]
+	journal_mark
+	loginctl activate "$b"
+	switched_to bob
+	ask bob card_info;	[ "$output" = "card_info: EIO" ]
+	revoke-bpf resume --uid "$(id -u bob)" "$DEV" >/dev/null
+	ask bob card_info;	[ "$output" = "card_info: ok Loopback" ]
+	journal_mark
+	loginctl activate "$a"
+	switched_to alice
+
 	# an admin's pause is the admin's: the seat neither lifts it nor
 	# pauses over it
 	revoke-bpf pause --uid "$(id -u alice)" --errno EIO "$DEV" >/dev/null

@@ -74,6 +74,12 @@ int main(void)
 	      ch == REVOKE_ALREADY && users_of(a.rdev) == 2 &&
 	      pause_set_get(&rb, &a, &v) == 0 && v.err == EIO &&
 	      !strcmp(v.cause, "admin"));
+	CHECK("a pause's cause can be taken over, its errno and time kept",
+	      pause_set_cause(&rb, &a, "admin2") == 0 &&
+	      pause_set_get(&rb, &a, &v) == 0 && !strcmp(v.cause, "admin2") &&
+	      v.err == EIO && v.paused_at > 0 &&
+	      pause_set_cause(&rb, &(struct revoke_pause_key){ .uid = 7 },
+			      "x") == -ENOENT);
 	CHECK("a resume counts one user less, the device still paused for the other",
 	      pause_set_del(&rb, &a, &ch) == 0 && ch == REVOKE_DELETED &&
 	      users_of(a.rdev) == 1 && test_armed(&rb) == REVOKE_ARMED_PAUSES);
