@@ -86,6 +86,7 @@ contents() {
 	-o build/tests/daemon/test_ctl_loop
 	-o build/tests/daemon/test_lsm_check
 	-o build/tests/daemon/test_policy
+	-o build/tests/daemon/test_seat
 	-o build/tests/daemon/test_uevent_netlink
 	-o build/tests/pipeline/test_fs_pins
 	-o build/tests/pipeline/test_report
@@ -93,7 +94,7 @@ contents() {
 	EOF
 	)" ]
 	run grep -c '^1\.\.[0-9]' "$DEB/build.log"
-	[ "$output" = 9 ]
+	[ "$output" = 10 ]
 	run grep -c '^not ok' "$DEB/build.log"
 	[ "$output" = 0 ]
 }
