@@ -109,7 +109,8 @@ state_unchanged() {
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
 		revoke_layout revoke_names revoke_rdev_state revoke_reach revoke_reports \
-		revoke_state revoke_table revoked_rdev revoked_supers $progs | sort)
+		revoke_state revoke_table revoked_rdev revoked_supers paused pause_devs \
+		pause_slices pause_classes $progs | sort)
 }
 
 @test "add PATH says what it revoked" {
