@@ -174,8 +174,26 @@ int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
 	return run.failed ? run.failed : run.wake_err;
 }
 
+/*
+ * Lift one pause: first drop what the device queued in the user's files
+ * meanwhile (the next session's keys), then take the entry out.  The
+ * one way out of a pause, for resume and for the seat.
+ */
+static int lift(struct daemon *d, const struct revoke_pause_key *key,
+		uint64_t *bytes, enum revoke_change *change)
+{
+	struct revoke_rdev_key dev = { .rdev = key->rdev, .type = key->type };
+	struct revoke_pause_val val;
+
+	*bytes = 0;
+	if (!pause_set_get(&d->rb, key, &val))
+		pipeline_pause_drain(&d->pipeline, &dev, key->uid, bytes);
+	return pause_set_del(&d->rb, key, change);
+}
+
 /**
- * pauses_lift() - resume one pause, as resume does (seat.c)
+ * pauses_lift() - resume one pause, as resume does, its queued data
+ *	dropped first (seat.c)
  * @d: the daemon
  * @key: the device and the user
  *
@@ -184,7 +202,8 @@ int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
 int pauses_lift(struct daemon *d, const struct revoke_pause_key *key)
 {
 	enum revoke_change change;
-	int err = pause_set_del(&d->rb, key, &change);
+	uint64_t bytes;
+	int err = lift(d, key, &bytes, &change);
 
 	if (err) {
 		log_err("resume rdev=%u:%u type=%s uid=%u: %s\n",
@@ -344,16 +363,6 @@ static int pause_added(const struct revoke_pause_class *key,
 	return 0;
 }
 
-static const char *prop(const struct revoke_req *req, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < req->nprops; i++)
-		if (!strcmp(req->prop_keys[i], key))
-			return req->prop_vals[i];
-	return NULL;
-}
-
 static void pauses_read_uevents(void *arg)
 {
 	struct daemon *d = arg;
@@ -362,7 +371,9 @@ static void pauses_read_uevents(void *arg)
 	bool changed = false;
 
 	while (uevent_nl_read(d->pause_uevent_fd, &req) == 1) {
-		a.subsystem = prop(&req, "SUBSYSTEM");
+		a.subsystem = uevent_prop(&(struct uevent_props){
+				req.prop_keys, req.prop_vals, req.nprops },
+					  "SUBSYSTEM");
 		if (strcmp(req.action, "add") || !a.subsystem)
 			continue;
 		a.type = req.rdev_type;
@@ -497,23 +508,16 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 	return ret;
 }
 
-/*
- * Lift one pause: first drop what the device queued in the user's files
- * meanwhile (the next session's keys), then take the entry out; answer
- * its device line, with the bytes dropped.
- */
+/* Lift one pause (lift()); answer its device line, with the bytes dropped. */
 static void resume_device(struct pause_run *run,
 			  const struct revoke_pause_key *key, uint32_t err,
 			  const char *subsystem)
 {
-	struct revoke_rdev_key dev = { .rdev = key->rdev, .type = key->type };
 	enum revoke_change change;
-	uint64_t bytes = 0;
+	uint64_t bytes;
 	int ret;
 
-	if (!pause_set_get(&run->d->rb, key, &(struct revoke_pause_val){}))
-		pipeline_pause_drain(&run->d->pipeline, &dev, key->uid, &bytes);
-	ret = pause_set_del(&run->d->rb, key, &change);
+	ret = lift(run->d, key, &bytes, &change);
 	if (ret) {
 		device_failed(run, key, ret);
 		return;

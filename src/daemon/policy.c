@@ -345,7 +345,14 @@ void policy_free(struct policy *p)
 	p->nrules = 0;
 }
 
-static const char *prop(const struct uevent_props *props, const char *key)
+/**
+ * uevent_prop() - the value of a device's property
+ * @props: the device's properties
+ * @key: the property's name (SUBSYSTEM, ID_BUS, ...)
+ *
+ * Return: its value, or NULL if the device has none.
+ */
+const char *uevent_prop(const struct uevent_props *props, const char *key)
 {
 	size_t i;
 
@@ -371,7 +378,7 @@ const struct policy_rule *policy_match(const struct policy *p,
 		const struct policy_rule *r = &p->rules[i];
 
 		for (j = 0; j < r->nconds; j++) {
-			const char *v = prop(props, r->conds[j].key);
+			const char *v = uevent_prop(props, r->conds[j].key);
 
 			if (!v || fnmatch(r->conds[j].glob, v, 0))
 				break;

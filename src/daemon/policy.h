@@ -130,5 +130,6 @@ void policy_free(struct policy *p);
 const struct policy_rule *policy_match(const struct policy *p,
 				       const struct uevent_props *props);
 const char *policy_mode_name(enum policy_mode mode);
+const char *uevent_prop(const struct uevent_props *props, const char *key);
 
 #endif /* REVOKE_POLICY_H */
