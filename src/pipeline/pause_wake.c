@@ -130,6 +130,22 @@ out:
 	free(kick);
 }
 
+/*
+ * @p's descriptors of the device that are @uid's, into @fds (room for
+ * p->nfds): all of them if the process is the user's (@whole), else
+ * those the user opened; their number.
+ */
+static size_t users_fds(const struct holder_proc *p, uid_t uid, bool whole,
+			int *fds)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nfds; i++)
+		if (whole || cred_is(&p->cred[i], uid))
+			fds[n++] = p->fds[i];
+	return n;
+}
+
 /* Handle @p, a holder of the paused device; 0 or -ENOMEM. */
 static int pause_proc(const struct holder_proc *p, uid_t uid,
 		      const struct holder_threads *ts,
@@ -142,9 +158,7 @@ static int pause_proc(const struct holder_proc *p, uid_t uid,
 	fds = calloc(p->nfds ? p->nfds : 1, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
-	for (i = 0; i < p->nfds; i++)
-		if (whole || cred_is(&p->cred[i], uid))
-			fds[nfds++] = p->fds[i];
+	nfds = users_fds(p, uid, whole, fds);
 	for (i = 0; i < p->nvmas; i++)
 		kept += whole || cred_is(&p->vmas[i].cred, uid);
 	if (nfds || kept) {
@@ -231,18 +245,17 @@ static uint64_t drain_fd(int fd)
 static void drain_proc(const struct holder_proc *p, uid_t uid,
 		       uint64_t *bytes)
 {
-	bool whole = proc_is_users(p->tgid, uid);
+	int *fds = calloc(p->nfds ? p->nfds : 1, sizeof(*fds));
 	int pidfd = -1, fd;
-	size_t i;
+	size_t i, n;
 
-	for (i = 0; i < p->nfds; i++) {
-		if (!whole && !cred_is(&p->cred[i], uid))
-			continue;
-		if (pidfd < 0)
-			pidfd = holder_pidfd(p);
-		if (pidfd < 0)
-			return;	/* it exited */
-		fd = (int)syscall(SYS_pidfd_getfd, pidfd, p->fds[i], 0);
+	if (!fds)
+		return;
+	n = users_fds(p, uid, proc_is_users(p->tgid, uid), fds);
+	if (n)
+		pidfd = holder_pidfd(p);
+	for (i = 0; i < n && pidfd >= 0; i++) {
+		fd = (int)syscall(SYS_pidfd_getfd, pidfd, fds[i], 0);
 		if (fd < 0)
 			continue;
 		*bytes += drain_fd(fd);
@@ -250,6 +263,7 @@ static void drain_proc(const struct holder_proc *p, uid_t uid,
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	free(fds);
 }
 
 /**
