@@ -3,6 +3,12 @@
  * empty_hook.bpf.c - the floor of any BPF LSM design: programs on the
  * same hooks as bpf/revoke.bpf.c that only return the verdict they were
  * given.  bench/hookbench.c measures ours against these.
+ *
+ * pad_loops, set before load, makes file_permission run that many more
+ * iterations of a loop of a few instructions: the "padded_hook" case, a
+ * deliberate slowdown of known size that shows the instrument can see one
+ * (make bench's instruction-counted rows).  At 0, the default, the
+ * verifier knows the loop never runs and removes it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -10,10 +16,19 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+const volatile __u32 pad_loops = 0;
+
 SEC("lsm/file_permission")
 int BPF_PROG(empty_file_permission, struct file *file, int mask, int ret)
 {
-	return ret;
+	__u64 sum = 0;
+	__u32 i;
+
+	for (i = 0; i < pad_loops && i < 4096; i++) {
+		sum += i;
+		barrier_var(sum);
+	}
+	return ret + (int)(sum & 0);
 }
 
 SEC("lsm/mmap_file")

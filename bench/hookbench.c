@@ -12,6 +12,9 @@
  *	none		no program attached
  *	empty_hook	the empty programs on the same hooks
  *	armed_N		our programs, with N entries in the revoked set
+ *	padded_hook	with --pad N only: the empty programs, file_permission
+ *			running N more iterations of a few instructions; a
+ *			slowdown of known size, to show the instrument sees it
  *	armed_paused	our programs, nothing revoked, one device paused for
  *			one user (level "p"): what a pause costs everybody
  *			else's I/O (dd's /dev/zero and /dev/null are devices,
@@ -31,7 +34,7 @@
  * Output: one JSON object on stdout (see bench/run).
  *
  *	hookbench [--rounds R] [--dd-count N] [--loops N]
- *		  [--levels N|p,N,...] [--file PATH]
+ *		  [--levels N|p,N,...] [--file PATH] [--pad N]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,7 +74,7 @@ static const char *const workload_name[NR_WORKLOADS] = {
 	"dd_bs1", "dd_bs4096", "open_close", "mmap"
 };
 
-enum kase { C_NONE, C_EMPTY, C_ARMED, NR_CASES };
+enum kase { C_NONE, C_EMPTY, C_PADDED, C_ARMED, NR_CASES };
 
 struct opts {
 	int rounds;
@@ -80,6 +83,7 @@ struct opts {
 	long levels[MAX_LEVELS];
 	int nlevels;
 	const char *file;
+	long pad;
 };
 
 /* t[level][case][workload][round], seconds */
@@ -92,6 +96,7 @@ struct hooks {
 	__u64 *filter;			/* revoke_filter, mapped */
 	struct inode_table table;	/* revoke_table, mapped */
 	struct empty_hook_bpf_skel *empty;
+	struct empty_hook_bpf_skel *padded;	/* --pad only */
 	struct bpf_link *links[MAX_LINKS];
 	int nlinks;
 };
@@ -161,6 +166,8 @@ static void set_case(struct hooks *h, enum kase c)
 		detach(h);
 	else if (c == C_EMPTY)
 		attach(h, h->empty->obj);
+	else if (c == C_PADDED)
+		attach(h, h->padded->obj);
 	else
 		attach(h, h->ours->obj);
 }
@@ -347,6 +354,9 @@ static void print_times(const struct opts *o)
 		       workload_name[w],
 		       stats(v, samples(o, C_NONE, 0, w, v)).median,
 		       stats(v, samples(o, C_EMPTY, 0, w, v)).median);
+		if (o->pad)
+			printf(", \"padded_hook\": %.6f",
+			       stats(v, samples(o, C_PADDED, 0, w, v)).median);
 		for (l = 0; l < o->nlevels; l++)
 			printf(", \"%s\": %.6f", level_name(o->levels[l]),
 			       stats(v, samples(o, C_ARMED, l, w, v)).median);
@@ -357,6 +367,10 @@ static void print_times(const struct opts *o)
 		printf("    \"%s\": {", workload_name[w]);
 		print_stat3("empty_hook/none",
 			    stats(v, ratios(o, C_EMPTY, C_NONE, 0, w, v)), false);
+		if (o->pad)
+			print_stat3("padded_hook/empty_hook",
+				    stats(v, ratios(o, C_PADDED, C_EMPTY, 0, w, v)),
+				    false);
 		for (l = 0; l < o->nlevels; l++) {
 			snprintf(name, sizeof(name), "%s/none",
 				 level_name(o->levels[l]));
@@ -459,7 +473,7 @@ static void parse_levels(struct opts *o, char *s)
 static void usage(void)
 {
 	fprintf(stderr, "usage: hookbench [--rounds R] [--dd-count N] [--loops N] "
-		"[--levels N|p,N,...] [--file PATH]\n");
+		"[--levels N|p,N,...] [--file PATH] [--pad N]\n");
 	exit(2);
 }
 
@@ -471,6 +485,7 @@ int main(int argc, char **argv)
 		{ "loops", required_argument, NULL, 'l' },
 		{ "levels", required_argument, NULL, 'L' },
 		{ "file", required_argument, NULL, 'f' },
+		{ "pad", required_argument, NULL, 'P' },
 		{}
 	};
 	struct opts o = { .rounds = 9, .dd_count = 200000, .loops = 5000,
@@ -488,11 +503,12 @@ int main(int argc, char **argv)
 		case 'l': o.loops = atol(optarg); break;
 		case 'L': parse_levels(&o, optarg); break;
 		case 'f': o.file = optarg; break;
+		case 'P': o.pad = atol(optarg); break;
 		default: usage();
 		}
 	}
 	if (o.rounds < 1 || o.rounds > MAX_ROUNDS || o.dd_count < 4 ||
-	    o.loops < 1 || o.nlevels < 1)
+	    o.loops < 1 || o.nlevels < 1 || o.pad < 0 || o.pad > 4096)
 		usage();
 	for (l = 0; l < o.nlevels; l++)
 		if (o.levels[l] > max_level)
@@ -505,6 +521,14 @@ int main(int argc, char **argv)
 	h.empty = empty_hook_bpf_skel__open_and_load();
 	if (!h.ours || !h.empty)
 		die("opening the BPF objects");
+	if (o.pad) {
+		h.padded = empty_hook_bpf_skel__open();
+		if (!h.padded)
+			die("opening the padded programs");
+		h.padded->rodata->pad_loops = (__u32)o.pad;
+		if (empty_hook_bpf_skel__load(h.padded))
+			die("loading the padded programs");
+	}
 	elements = inode_table_elements((__u32)max_level + 1);
 	bpf_map__set_max_entries(h.ours->maps.revoke_table, elements);
 	select_progs(h.ours->obj);
@@ -531,6 +555,8 @@ int main(int argc, char **argv)
 		}
 		for (r = 0; r < o.rounds; r++)
 			for (c = 0; c < NR_CASES; c++) {
+				if (c == C_PADDED && !h.padded)
+					continue;
 				set_case(&h, c);
 				run_workloads(&o, fd, l, c, r);
 			}
@@ -539,10 +565,11 @@ int main(int argc, char **argv)
 	detach(&h);
 	print_times(&o);
 	print_ns_per_run(&o);
-	printf("  \"rounds\": %d, \"dd_count\": %ld, \"loops\": %ld\n}\n",
-	       o.rounds, o.dd_count, o.loops);
+	printf("  \"rounds\": %d, \"dd_count\": %ld, \"loops\": %ld, "
+	       "\"pad_loops\": %ld\n}\n", o.rounds, o.dd_count, o.loops, o.pad);
 	revoke_bpf_skel__destroy(h.ours);
 	empty_hook_bpf_skel__destroy(h.empty);
+	empty_hook_bpf_skel__destroy(h.padded);
 	close(fd);
 	unlink(o.file);
 	return 0;
