@@ -15,6 +15,10 @@
  *	padded_hook	with --pad N only: the empty programs, file_permission
  *			running N more iterations of a few instructions; a
  *			slowdown of known size, to show the instrument sees it
+ *	armed_same_fs	(level "s", after the others) one entry more, on the
+ *			filesystem of dd's own files (devtmpfs): the hooks
+ *			can no longer let them pass on their filesystem's
+ *			filter bit and make their keys
  *	armed_paused	our programs, nothing revoked, one device paused for
  *			one user (level "p"): what a pause costs everybody
  *			else's I/O (dd's /dev/zero and /dev/null are devices,
@@ -34,7 +38,7 @@
  * Output: one JSON object on stdout (see bench/run).
  *
  *	hookbench [--rounds R] [--dd-count N] [--loops N]
- *		  [--levels N|p,N,...] [--file PATH] [--pad N]
+ *		  [--levels N|p|s,...] [--file PATH] [--pad N]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +57,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "common/key.h"
 #include "store/features.h"
 #include "store/store.h"
 #include "revoke_bpf.h"
@@ -67,6 +73,8 @@
 #define FAKE_DEV ((REVOKE_KDEV_MAJORMAX << REVOKE_KDEV_MINORBITS) | 0xabcde)
 /* the level of the armed_paused case (--levels p) */
 #define LEVEL_PAUSED -1
+/* the level of the armed_same_fs case (--levels s) */
+#define LEVEL_SAME_FS -2
 
 enum workload { W_DD1, W_DD4K, W_OPEN, W_MMAP, NR_WORKLOADS };
 
@@ -190,6 +198,32 @@ static void pause_one(struct hooks *h)
 	h->ours->bss->revoke_armed = REVOKE_ARMED_PAUSES;
 }
 
+/* One more entry, on the filesystem of /dev/null: dd's files' own. */
+static void same_fs_one(struct hooks *h, long *have)
+{
+	struct revoke_val val = { .revoked_at = 1 };
+	struct revoke_state st = { .nr_revoked = (__u64)++*have };
+	struct revoke_key key;
+	struct stat sb;
+	__u32 zero = 0, bit;
+
+	if (stat("/dev/null", &sb))
+		die("/dev/null");
+	key = (struct revoke_key){ .ino = 0xfffffff0 };
+	if (revoke_kdev_from_stdev(sb.st_dev, &key.dev))
+		die("the device of /dev/null");
+	if (inode_table_insert(&h->table, &key, &val))
+		die("filling revoke_table");
+	bit = revoke_filter_bit(key.dev, key.ino);
+	h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
+	bit = revoke_filter_dev_bit(key.dev);
+	h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
+	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.revoke_state), &zero,
+				&st, BPF_ANY))
+		die("revoke_state");
+	h->ours->bss->revoke_armed = REVOKE_ARMED_INODES;
+}
+
 /*
  * Grow the revoked set to @n fake entries, set their filter bits as
  * revoke-bpfd does, and say so in revoke_state and revoke_armed.
@@ -205,12 +239,18 @@ static void fill(struct hooks *h, long *have, long n)
 		pause_one(h);
 		return;
 	}
+	if (n == LEVEL_SAME_FS) {
+		same_fs_one(h, have);
+		return;
+	}
 
 	for (; *have < n; (*have)++) {
 		key = (struct revoke_key){ .dev = FAKE_DEV, .ino = (__u64)*have + 1 };
 		if (inode_table_insert(&h->table, &key, &val))
 			die("filling revoke_table");
 		bit = revoke_filter_bit(key.dev, key.ino);
+		h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
+		bit = revoke_filter_dev_bit(key.dev);
 		h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
 	}
 	st.nr_revoked = (__u64)n;
@@ -227,6 +267,8 @@ static const char *level_name(long level)
 
 	if (level == LEVEL_PAUSED)
 		return "armed_paused";
+	if (level == LEVEL_SAME_FS)
+		return "armed_same_fs";
 	snprintf(name, sizeof(name), "armed_%ld", level);
 	return name;
 }
@@ -466,14 +508,15 @@ static void parse_levels(struct opts *o, char *s)
 	o->nlevels = 0;
 	for (tok = strtok(s, ","); tok && o->nlevels < MAX_LEVELS;
 	     tok = strtok(NULL, ","))
-		o->levels[o->nlevels++] = strcmp(tok, "p") ? atol(tok) :
-					  LEVEL_PAUSED;
+		o->levels[o->nlevels++] = !strcmp(tok, "p") ? LEVEL_PAUSED :
+					  !strcmp(tok, "s") ? LEVEL_SAME_FS :
+					  atol(tok);
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: hookbench [--rounds R] [--dd-count N] [--loops N] "
-		"[--levels N|p,N,...] [--file PATH] [--pad N]\n");
+		"[--levels N|p|s,...] [--file PATH] [--pad N]\n");
 	exit(2);
 }
 

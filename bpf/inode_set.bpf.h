@@ -65,6 +65,17 @@ static __always_inline bool inode_set_may_hold(const struct revoke_key *key)
 	return w && (*w & revoke_filter_mask(bit));
 }
 
+/* Is filesystem device @dev's bit set?  If not, none of its keys is in the set. */
+static __always_inline bool inode_set_dev_may_hold(__u32 dev)
+{
+	__u32 bit = revoke_filter_dev_bit(dev);
+	__u32 word = revoke_filter_word(bit);
+	__u64 *w;
+
+	w = bpf_map_lookup_elem(&revoke_filter, &word);
+	return w && (*w & revoke_filter_mask(bit));
+}
+
 /* A load the compiler may neither drop, repeat nor move. */
 static __always_inline __u64 inode_set_load(const __u64 *p)
 {

@@ -49,6 +49,11 @@ struct revoke_key {
  * rebuilt, other keys with the same hash): that costs a lookup, never a
  * wrong verdict.  2^24 bits, 2 MiB: 1,000,000 entries set about 6% of
  * them.
+ *
+ * Each key also sets its device's bit, revoke_filter_dev_bit(key.dev) (the
+ * bit of the key (dev, 0)), so that while only files are revoked a hook can
+ * let a file on a filesystem with nothing revoked pass after one look at
+ * its super_block, without making its key (see check_file()).
  */
 #define REVOKE_FILTER_BITS_LOG2 24
 #define REVOKE_FILTER_WORDS (1u << (REVOKE_FILTER_BITS_LOG2 - 6))
@@ -59,6 +64,12 @@ static inline __u32 revoke_filter_bit(__u32 dev, __u64 ino)
 	__u64 h = (ino ^ ((__u64)dev << 40)) * 0x9e3779b97f4a7c15ULL;
 
 	return (__u32)(h >> (64 - REVOKE_FILTER_BITS_LOG2));
+}
+
+/* The bit set for every key of filesystem device @dev (see above). */
+static inline __u32 revoke_filter_dev_bit(__u32 dev)
+{
+	return revoke_filter_bit(dev, 0);
 }
 
 /* Where bit @bit of the filter lives: its word, and its mask in the word. */

@@ -109,12 +109,16 @@ int inode_set_sync(struct store *rb, uint64_t *count)
 	return err;
 }
 
+/* Set @key's bit and its device's (revoke_bpf.h). */
 static void filter_set(struct store *rb, const struct revoke_key *key)
 {
-	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
+	uint32_t bits[2] = { revoke_filter_bit(key->dev, key->ino),
+			     revoke_filter_dev_bit(key->dev) };
+	int i;
 
-	__atomic_fetch_or(&rb->filter[revoke_filter_word(bit)],
-			  revoke_filter_mask(bit), __ATOMIC_SEQ_CST);
+	for (i = 0; i < 2; i++)
+		__atomic_fetch_or(&rb->filter[revoke_filter_word(bits[i])],
+				  revoke_filter_mask(bits[i]), __ATOMIC_SEQ_CST);
 }
 
 /* Words @first .. @first + @nr - 1 of the filter, recomputed into @words. */
@@ -124,17 +128,22 @@ struct filter_words {
 	uint32_t nr;
 };
 
-/* Or the bit of every key in the set that falls in @ctx's words. */
+/* Or the bits of every key in the set that fall in @ctx's words. */
 static int filter_bits(const struct revoke_key *key,
 		       const struct revoke_val *val, void *ctx)
 {
 	struct filter_words *fw = ctx;
-	uint32_t bit = revoke_filter_bit(key->dev, key->ino);
-	uint32_t word = revoke_filter_word(bit);
+	uint32_t bits[2] = { revoke_filter_bit(key->dev, key->ino),
+			     revoke_filter_dev_bit(key->dev) };
+	uint32_t word;
+	int i;
 
 	(void)val;
-	if (word - fw->first < fw->nr)
-		fw->words[word - fw->first] |= revoke_filter_mask(bit);
+	for (i = 0; i < 2; i++) {
+		word = revoke_filter_word(bits[i]);
+		if (word - fw->first < fw->nr)
+			fw->words[word - fw->first] |= revoke_filter_mask(bits[i]);
+	}
 	return 0;
 }
 
@@ -182,18 +191,26 @@ int inode_set_filter_sync(struct store *rb)
 	return err;
 }
 
-/* After a delete: recompute the word @key's bit is in. */
+/* After a delete: recompute the words of @key's bit and its device's. */
 static int filter_rebuild_word(struct store *rb,
 			       const struct revoke_key *key)
 {
-	uint64_t word = 0;
-	struct filter_words fw = {
-		.words = &word,
-		.first = revoke_filter_word(revoke_filter_bit(key->dev, key->ino)),
-		.nr = 1,
+	uint32_t words[2] = {
+		revoke_filter_word(revoke_filter_bit(key->dev, key->ino)),
+		revoke_filter_word(revoke_filter_dev_bit(key->dev)),
 	};
+	uint64_t word;
+	struct filter_words fw = { .words = &word, .nr = 1 };
+	int i, err = 0;
 
-	return filter_recompute(rb, &fw);
+	for (i = 0; !err && i < 2; i++) {
+		if (i && words[1] == words[0])
+			break;
+		word = 0;
+		fw.first = words[i];
+		err = filter_recompute(rb, &fw);
+	}
+	return err;
 }
 
 /**

@@ -24,6 +24,13 @@ static bool bit_set(const struct revoke_key *k)
 	return rb.filter[bit >> 6] >> (bit & 63) & 1;
 }
 
+static bool dev_bit_set(uint32_t dev)
+{
+	uint32_t bit = revoke_filter_dev_bit(dev);
+
+	return rb.filter[bit >> 6] >> (bit & 63) & 1;
+}
+
 /* A key other than @a whose bit is in the same word as @a's. */
 static struct revoke_key same_word(const struct revoke_key *a)
 {
@@ -56,6 +63,8 @@ int main(void)
 	      revoke_filter_bit(a.dev, 12) < REVOKE_FILTER_WORDS * 64);
 	CHECK("add sets the key's bit",
 	      !inode_set_add(&rb, &a, &ch) && ch == REVOKE_ADDED && bit_set(&a));
+	CHECK("and its device's bit, which the hooks look at first",
+	      dev_bit_set(a.dev) && !dev_bit_set(9 << 20 | 1));
 	CHECK("and arms the hooks for inodes",
 	      test_armed(&rb) == REVOKE_ARMED_INODES);
 	CHECK("a key not added has its bit clear", !bit_set(&c));
@@ -67,6 +76,8 @@ int main(void)
 	CHECK("del of one key clears its bit",
 	      !inode_set_del(&rb, &a, &ch) && ch == REVOKE_DELETED && !bit_set(&a));
 	CHECK("and keeps the bit of the other key in the same word", bit_set(&b));
+	CHECK("and the device's bit while a key of it is left",
+	      dev_bit_set(a.dev));
 	rb.filter[revoke_filter_bit(b.dev, b.ino) >> 6] = 0;
 	CHECK("a full sync puts back a bit that went missing",
 	      !inode_set_filter_sync(&rb) && bit_set(&b));
@@ -74,6 +85,8 @@ int main(void)
 		1ull << (revoke_filter_bit(c.dev, c.ino) & 63);
 	CHECK("and drops a stale bit", !inode_set_filter_sync(&rb) && !bit_set(&c));
 	inode_set_del(&rb, &b, &ch);
+	CHECK("del of a device's last key clears the device's bit",
+	      !dev_bit_set(b.dev));
 	for (i = 0; i < REVOKE_FILTER_WORDS; i++)
 		if (rb.filter[i])
 			empty = false;
