@@ -395,6 +395,12 @@ bench: deps
 	$(Q)$(SUBMAKE) all
 	$(Q)bench/run
 
+# the instruction-counted hook rows alone (bench/results-icount.md)
+bench-icount: deps
+	$(Q)$(DEPS) bench
+	$(Q)$(SUBMAKE) all
+	$(Q)bench/run --icount-only
+
 # the demo needs the daemon and the command, nothing of the tests
 demo: deps
 	$(Q)$(SUBMAKE) $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
@@ -417,7 +423,7 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD)
 
-.PHONY: all daemon cli lib check-unit deb install deps check demo bench faults sanitize spin fuzz vmlinux clean
+.PHONY: all daemon cli lib check-unit deb install deps check demo bench bench-icount faults sanitize spin fuzz vmlinux clean
 .DELETE_ON_ERROR:
 .SECONDARY: $(BUILD)/revoke.bpf.o $(BUILD)/holders.bpf.o $(BUILD)/bench/empty_hook.bpf.o
 
