@@ -278,7 +278,7 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 /*
  * check_file() while only files are revoked (revoke_armed is
  * REVOKE_ARMED_INODES alone), for @inode that reaches no other inode: no
- * tty alias (check_tty()), no overlayfs file (its real file's), and not
+ * tty alias (check_tty()) nor revoke-bpfd's TIOCVHANGUP, no overlayfs file (its real file's), and not
  * btrfs, whose keys name the subvolume and not s_dev.  A file on a
  * filesystem none of whose inodes is in the set passes after one look at
  * its super_block: the device's filter bit (revoke_bpf.h) is clear.
@@ -293,6 +293,9 @@ static __always_inline int check_plain_inode(struct inode *inode, __u32 hook,
 	unsigned long magic;
 	__u32 rdev;
 
+	/* the daemon's own hangup of a revoked tty (check_tty()) */
+	if (hook == REVOKE_HOOK_FILE_IOCTL && arg == TIOCVHANGUP)
+		return 1;
 	rdev = inode->i_rdev;
 	if (rdev == TTY_ALIAS_TTY || rdev == TTY_ALIAS_CONSOLE ||
 	    rdev == TTY_ALIAS_TTY0)
