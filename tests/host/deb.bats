@@ -134,6 +134,7 @@ contents() {
 	usr/share/man/
 	usr/share/man/man5/
 	usr/share/man/man5/policy.conf.5.gz
+	usr/share/man/man5/revoked.d.5.gz
 	usr/share/man/man8/
 	usr/share/man/man8/revoke-bpf.8.gz
 	usr/share/man/man8/revoke-bpfd.8.gz
