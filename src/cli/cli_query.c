@@ -438,12 +438,12 @@ static void status_summary(const struct status_view *v)
 	status_uptime(v->uptime, up, sizeof(up));
 	printf("%-12s pid %s, version %s, up %s\n", "revoke-bpfd", v->pid,
 	       v->version, up);
-	if (strcmp(v->declared, "?"))
-		status_declared(v->declared, v->applied, v->failed, v->hash);
 	if (strcmp(v->seats, "-") && strcmp(v->seats, "?"))
 		printf("%-12s %s: who has a session there but not the active "
 		       "one is paused on its uaccess devices\n", "seats",
 		       cli_esc(v->seats, esc, sizeof(esc)));
+	if (strcmp(v->declared, "?"))
+		status_declared(v->declared, v->applied, v->failed, v->hash);
 	if (strcmp(v->bpf_lsm, "active"))
 		printf("%-12s BPF LSM is not active: nothing can be denied; "
 		       "boot with bpf in lsm=\n", "problem");
