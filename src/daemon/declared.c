@@ -210,6 +210,9 @@ static int declared_add(struct daemon *d, const struct declared_line *ln,
 			snprintf(k->src, sizeof(k->src), "%s", ln->src);
 		}
 	}
+	/* recorded before the next line: a kill -9 now loses nothing */
+	if (added)
+		declared_save(d);
 	rbuf_free(&resp);
 	return 0;
 }
