@@ -83,6 +83,7 @@ contents() {
 	-o build/revoke.bpf.o
 	-o build/tests/common/test_ctl_proto
 	-o build/tests/common/test_key
+	-o build/tests/common/test_target
 	-o build/tests/daemon/test_ctl_loop
 	-o build/tests/daemon/test_lsm_check
 	-o build/tests/daemon/test_policy
@@ -94,7 +95,7 @@ contents() {
 	EOF
 	)" ]
 	run grep -c '^1\.\.[0-9]' "$DEB/build.log"
-	[ "$output" = 10 ]
+	[ "$output" = 11 ]
 	run grep -c '^not ok' "$DEB/build.log"
 	[ "$output" = 0 ]
 }
