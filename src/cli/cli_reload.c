@@ -27,8 +27,8 @@ void cli_status_declared(const char *lines, const char *applied,
 }
 
 /*
- * reload's lines of the declared files: the counts, then each line not
- * applied, "FILE:LINE: why".  Return 1 if a line was refused or failed
+ * reload's lines of the declared files: the counts (unless the folder
+ * declares nothing), then each line not applied, "FILE:LINE: why".  Return 1 if a line was refused or failed
  * (not merely pending), else 0.
  */
 static int reload_declared(char *body)
@@ -58,7 +58,9 @@ static int reload_declared(char *body)
 				if (!revoke_kv_get(line, keys[i], v[i],
 						   sizeof(v[i])))
 					strcpy(v[i], "?");
-			cli_status_declared(v[0], v[1], v[2], v[3]);
+			/* a folder that declares nothing: reload says so little */
+			if (strcmp(v[0], "0") || strcmp(v[2], "0"))
+				cli_status_declared(v[0], v[1], v[2], v[3]);
 			continue;
 		}
 		if (!cli_output_line_is(line, REVOKE_LINE_DECLARED_ERROR))
