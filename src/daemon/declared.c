@@ -389,7 +389,9 @@ static void declared_apply_once(struct daemon *d)
 	dc->applying = false;
 	d->serving = serving;
 	declared_hash(dc, &ln);
-	declared_save(d);
+	/* nothing declared, nothing recorded: no file to write */
+	if (dc->nkeys || !access(dc->state, F_OK))
+		declared_save(d);
 	log_info("declared: %u lines, %u applied, %u failed (%u pending), "
 		 "hash %s\n", dc->lines, dc->applied, dc->failed, dc->pending,
 		 dc->hash);
