@@ -67,6 +67,9 @@ setup_file() {
 	echo "two words" > "$T/two words"
 	echo three > "$T/three"
 	echo hand > "$T/hand"
+	echo five > "$T/five"
+	echo six > "$T/six"
+	ln -s "$T/five" "$T/link"	# outside the folder: no watch sees it change
 	publish v1 a.conf "# secrets leaked on 2026-12-01" \
 		"$T/one" \
 		"" \
@@ -74,7 +77,7 @@ setup_file() {
 		"--bogus $T/one" \
 		"relative/path" \
 		"$T/later/file"
-	publish v1 b.conf "--rdev 1:7 --char --cause declared"
+	publish v1 b.conf "--rdev 1:7 --char --cause declared" "$T/link"
 	swap v1
 	echo "$T/three" > "$DIR/notes.txt"	# not *.conf: not read
 	echo "$T/three" > "$DIR/.hidden.conf"	# a dotfile: not read
@@ -92,26 +95,26 @@ teardown_file() {
 	run cat "$T/three"
 	[ "$status" -eq 0 ]
 	run revoke-bpf status --json
-	[ "$(jq -c '[.declared, .declared_applied, .declared_failed, .declared_pending]' <<<"$output")" = "[6,3,3,1]" ]
+	[ "$(jq -c '[.declared, .declared_applied, .declared_failed, .declared_pending]' <<<"$output")" = "[7,4,3,1]" ]
 	[[ $(jq -r .declared_hash <<<"$output") =~ ^[0-9a-f]{16}$ ]]
 	run entries
-	expect_lines "$T/one a.conf:2" "$T/two words a.conf:4" "1:7 b.conf:1"
+	expect_lines "$T/link b.conf:2" "$T/one a.conf:2" "$T/two words a.conf:4" "1:7 b.conf:1"
 	run revoke-bpf status
 	[[ $output == *"
-declared: 6 lines, 3 applied, 3 failed (hash $(declared_field declared_hash))"* ]]
+declared: 7 lines, 4 applied, 3 failed (hash $(declared_field declared_hash))"* ]]
 }
 
 @test "reload: each line not applied as FILE:LINE: why, exit 1; the rest stays" {
 	run revoke-bpf reload
 	[ "$status" -eq 1 ]
 	[[ ${lines[0]} == "reloaded: "* ]]
-	[ "${lines[1]}" = "declared: 6 lines, 3 applied, 3 failed (hash $(declared_field declared_hash))" ]
+	[ "${lines[1]}" = "declared: 7 lines, 4 applied, 3 failed (hash $(declared_field declared_hash))" ]
 	[ "${lines[2]}" = "$DIR/a.conf:5: unknown option '--bogus'; try 'revoke-bpf help add'" ]
 	[ "${lines[3]}" = "$DIR/a.conf:6: 'relative/path' is not an absolute path; a declared line names files from /" ]
 	[ "${lines[4]}" = "$DIR/a.conf:7: '$T/later/file' does not exist yet; applied when it appears" ]
 	[ "${#lines[@]}" -eq 5 ]
 	run entries
-	expect_lines "$T/one a.conf:2" "$T/two words a.conf:4" "1:7 b.conf:1"
+	expect_lines "$T/link b.conf:2" "$T/one a.conf:2" "$T/two words a.conf:4" "1:7 b.conf:1"
 }
 
 @test "a pending path is applied once it appears" {
@@ -119,7 +122,17 @@ declared: 6 lines, 3 applied, 3 failed (hash $(declared_field declared_hash))"* 
 	echo later > "$T/later/file"
 	wait_declared declared_pending 0
 	denied "$T/later/file"
-	[ "$(declared_field declared_applied)" = 4 ]
+	[ "$(declared_field declared_applied)" = 5 ]
+}
+
+@test "reload follows a line to its new file: the new one revoked, the old one lifted" {
+	denied "$T/five"
+	ln -sfn "$T/six" "$T/link"
+	run revoke-bpf reload
+	[ "${lines[1]}" = "declared: 7 lines, 5 applied, 2 failed (hash $(declared_field declared_hash))" ]
+	[ "$(cat "$T/five")" = five ]
+	denied "$T/six"
+	[ "$(revoke-bpf list --json | jq -r '.[] | select(.path == "'"$T/link"'") | .from')" = b.conf:2 ]
 }
 
 @test "del of a declared entry by hand is refused, naming its line" {
@@ -136,10 +149,11 @@ declared: 6 lines, 3 applied, 3 failed (hash $(declared_field declared_hash))"* 
 	[ "$(cat "$DIR/local.conf")" = "$T/three" ]
 	[ "$(stat -c %a "$DIR/local.conf")" = 644 ]
 	revoke-bpf add "$T/hand" >/dev/null
-	wait_declared declared 7
+	wait_declared declared 8
 	run entries
-	expect_lines "$T/hand admin" "$T/later/file a.conf:7" "$T/one a.conf:2" \
-		"$T/three local.conf:1" "$T/two words a.conf:4" "1:7 b.conf:1"
+	expect_lines "$T/hand admin" "$T/later/file a.conf:7" "$T/link b.conf:2" \
+		"$T/one a.conf:2" "$T/three local.conf:1" "$T/two words a.conf:4" \
+		"1:7 b.conf:1"
 }
 
 @test "after kill -9 and a restart: nothing lost, nothing doubled" {
@@ -150,7 +164,7 @@ declared: 6 lines, 3 applied, 3 failed (hash $(declared_field declared_hash))"* 
 	start_daemon --declared "$DIR"
 	[ "$(entries)" = "$before" ]
 	[ "$(declared_field declared_hash)" = "$hash" ]
-	[ "$(revoke-bpf status --json | jq -c '[.declared, .declared_applied, .entries, .devices]')" = "[7,5,5,1]" ]
+	[ "$(revoke-bpf status --json | jq -c '[.declared, .declared_applied, .entries, .devices]')" = "[8,6,6,1]" ]
 	# every line was known from the record: no add ran again
 	! grep -q "by uid=0 pid=$(cat /tmp/revoke-bpfd.pid):" "$DAEMON_LOG"
 }
@@ -166,6 +180,7 @@ declared: 6 lines, 3 applied, 3 failed (hash $(declared_field declared_hash))"* 
 	[ "$(declared_field declared_failed)" = 0 ]
 	[ "$(cat "$T/one")" = one ]
 	[ "$(cat "$T/later/file")" = later ]
+	[ "$(cat "$T/six")" = six ]
 	head -c1 /dev/full >/dev/null
 	run entries
 	expect_lines "$T/hand admin" "$T/three local.conf:1" "$T/two words a.conf:1"
