@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli_query.c - the commands that name nothing: list, status, reload and
- * unload, and how their answers are shown.
+ * cli_query.c - the commands that name nothing: list, status and
+ * unload (reload: cli_reload.c), and how their answers are shown.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -53,11 +53,22 @@ static void list_when(const char *line, char *out, size_t len)
 		snprintf(out, len, "-");
 }
 
+/* " [declared FILE:LINE]" after @last (of @len) if a declared line added it */
+static void list_from(const char *line, char *last, size_t len)
+{
+	char from[3 * 300], esc[4 * 300];
+	size_t n = strlen(last);
+
+	if (revoke_kv_get(line, REVOKE_FIELD_FROM, from, sizeof(from)))
+		snprintf(last + n, len - n, "%s[declared %s]", n ? " " : "",
+			 cli_esc_name(from, esc, sizeof(esc)));
+}
+
 /* A revoked device: its type, its number, and why (a cause). */
 static void list_device(const char *line)
 {
 	char type[16], rdev[32], rm[32], den[32], cause[64], when[40];
-	char esc[256], last[320];
+	char esc[256], last[1600];
 
 	list_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
 	list_get(line, REVOKE_FIELD_RDEV, rdev, sizeof(rdev));
@@ -68,13 +79,14 @@ static void list_device(const char *line)
 	snprintf(last, sizeof(last), "%s%s%s", strcmp(rm, "0") ?
 		 "(removed) " : "", strcmp(cause, "-") ? "cause=" : "",
 		 strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
+	list_from(line, last, sizeof(last));
 	list_row(LIST_ROW, type, rdev, "-", den, when, "-", last);
 }
 
 /* A revoked filesystem: every inode of it, "*". */
 static void list_filesystem(const char *line)
 {
-	char fs[32], den[32], cause[64], when[40], esc[256], last[320];
+	char fs[32], den[32], cause[64], when[40], esc[256], last[1600];
 
 	list_get(line, REVOKE_FIELD_FS, fs, sizeof(fs));
 	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
@@ -82,6 +94,7 @@ static void list_filesystem(const char *line)
 	list_when(line, when, sizeof(when));
 	snprintf(last, sizeof(last), "%s%s", strcmp(cause, "-") ? "cause=" :
 		 "", strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
+	list_from(line, last, sizeof(last));
 	list_row(LIST_ROW, "fs", fs, "*", den, when, "-", last);
 }
 
@@ -90,7 +103,7 @@ static void list_inode(const char *line)
 {
 	char dev[32], ino[32], kind[16], den[32], when[40], counts[80];
 	char h[16], f[16], m[16], w[16], fl[16];
-	char name[3 * REVOKE_NAME_MAX], esc[4 * REVOKE_NAME_MAX + 64];
+	char name[3 * REVOKE_NAME_MAX], esc[4 * REVOKE_NAME_MAX + 1400];
 
 	list_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
 	list_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
@@ -113,6 +126,7 @@ static void list_inode(const char *line)
 	if (strcmp(fl, "-") && strcmp(fl, "0"))
 		snprintf(esc + strlen(esc), 64, " (%s holders not handled)",
 			 fl);
+	list_from(line, esc, sizeof(esc));
 	list_row(LIST_ROW, strcmp(kind, "dead") ? "inode" : "dead", dev, ino,
 	       den, when, counts, esc);
 }
@@ -310,6 +324,7 @@ struct status_view {
 	char enforcement[16], attached[32], skipped[16], entries[24];
 	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
 	char pauses[24], seats[256];
+	char declared[24], applied[24], failed[24], hash[24];
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
 
@@ -350,6 +365,14 @@ static void status_read(struct status_view *v)
 	status_get(v->body, REVOKE_FIELD_VERSION, v->version, sizeof(v->version));
 	status_get(v->body, REVOKE_FIELD_UPTIME_S, v->uptime, sizeof(v->uptime));
 	status_get(v->body, REVOKE_FIELD_EVENTS_LOST, v->lost, sizeof(v->lost));
+	status_get(v->body, REVOKE_FIELD_DECLARED, v->declared,
+		   sizeof(v->declared));
+	status_get(v->body, REVOKE_FIELD_DECLARED_APPLIED, v->applied,
+		   sizeof(v->applied));
+	status_get(v->body, REVOKE_FIELD_DECLARED_FAILED, v->failed,
+		   sizeof(v->failed));
+	status_get(v->body, REVOKE_FIELD_DECLARED_HASH, v->hash,
+		   sizeof(v->hash));
 }
 
 /* "s" after a count of @n things, but 1 */
@@ -407,6 +430,8 @@ static void status_summary(const struct status_view *v)
 		printf("%-12s %s: who has a session there but not the active "
 		       "one is paused on its uaccess devices\n", "seats",
 		       cli_esc(v->seats, esc, sizeof(esc)));
+	if (strcmp(v->declared, "?"))
+		cli_status_declared(v->declared, v->applied, v->failed, v->hash);
 	if (strcmp(v->bpf_lsm, "active"))
 		printf("%-12s BPF LSM is not active: nothing can be denied; "
 		       "boot with bpf in lsm=\n", "problem");
@@ -501,46 +526,6 @@ int do_status(int argc, char **argv)
 		status_summary(&v);
 	rbuf_free(&resp);
 	return check_attached(v.attached, v.enforcement);
-}
-
-/**
- * do_reload() - revoke-bpf reload: revoke-bpfd rereads its policy
- * @argc: number of arguments after the command
- * @argv: the arguments
- *
- * Return: 0; 1 on an error; 2 if given an operand.
- */
-int do_reload(int argc, char **argv)
-{
-	struct rbuf resp = {};
-	char *body, *line, policy[4096] = "?", rules[24] = "?";
-	char source[24] = "?", esc[4 * 4096];
-	int ret;
-
-	ret = cli_query(REVOKE_VERB_RELOAD, argc, argv, &resp, &body);
-	if (ret)
-		goto out;
-	line = cli_output_next_line(&body);
-	ret = 0;
-	if (json_output) {
-		json_open(NULL, '{');
-		json_str("result", REVOKE_OK_RELOADED);
-		if (line)
-			json_fields(NULL, line);
-		json_close('}');
-		goto out;
-	}
-	if (line) {
-		revoke_kv_get(line, REVOKE_FIELD_POLICY, policy, sizeof(policy));
-		revoke_kv_get(line, REVOKE_FIELD_RULES, rules, sizeof(rules));
-		revoke_kv_get(line, REVOKE_FIELD_SOURCE, source, sizeof(source));
-	}
-	printf("reloaded: %s rule%s from %s (device removals from %s)\n", rules,
-	       strcmp(rules, "1") ? "s" : "", cli_esc_name(policy, esc,
-							   sizeof(esc)), source);
-out:
-	rbuf_free(&resp);
-	return ret;
 }
 
 /**
