@@ -8,7 +8,7 @@
 # the kernel's modules with their modules.dep and aliases (vdb, read-only,
 # an ext4 image made once per kernel beside it in the cache).  A busybox
 # initramfs loads what it takes to mount them, copies every --file into
-# the root at its own path, adds the service that runs COMMAND, and
+# the root at its own path (at the first boot), adds the service that runs COMMAND, and
 # switch_roots to systemd.  The service prints the same markers as the
 # busybox guest's init, so that run relays and judges both alike.
 #
@@ -64,16 +64,17 @@ for i in \$(seq 1 100); do [ -b /dev/vdb ] && break; sleep 0.1; done
 m=/newroot/usr/lib/modules/\$(uname -r)
 /bin/busybox mkdir -p \$m
 /bin/busybox mount -t ext4 -o ro /dev/vdb \$m || fail "cannot mount the modules (/dev/vdb)"
-/bin/busybox cp -a /payload/. /newroot/ || fail "cannot copy the payload"
-# one boot per command (::reboot::), no more
+# one boot per command (::reboot::), no more; the payload copied at the
+# first (a reboot keeps the root disk's changes)
 /bin/busybox mkdir -p /newroot/var/lib/revoke-vm
 b=\$(( \$(/bin/busybox cat /newroot/var/lib/revoke-vm/boots 2>/dev/null || echo 0) + 1 ))
 echo \$b > /newroot/var/lib/revoke-vm/boots
 if [ \$b -gt $boots ]; then
 	echo "REVOKE-VM-$nonce-REBOOT-LOOP \$b"
-	/bin/busybox umount /newroot/usr/lib/modules/\$(uname -r) /newroot
+	/bin/busybox umount \$m /newroot
 	/bin/busybox poweroff -f
 fi
+[ \$b -gt 1 ] || /bin/busybox cp -a /payload/. /newroot/ || fail "cannot copy the payload"
 /bin/busybox umount /proc /sys /dev
 exec /bin/busybox switch_root /newroot /lib/systemd/systemd
 EOF
