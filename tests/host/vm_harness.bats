@@ -170,3 +170,9 @@ newest_612() {
 	)
 	[ "$output" = "$(printf '%s\n' "${expect[@]}")" ] || { echo "$output"; false; }
 }
+
+@test "::reboot:: between two commands is refused with exit 2 without --system" {
+	run "$RUN" --no-tests -- true ::reboot:: true
+	[ "$status" -eq 2 ]
+	[ "$output" = "tests/vm/run: ::reboot:: needs --system" ]
+}

@@ -8,9 +8,22 @@
 # the kernel's modules with their modules.dep and aliases (vdb, read-only,
 # an ext4 image made once per kernel beside it in the cache).  A busybox
 # initramfs loads what it takes to mount them, copies every --file into
-# the root at its own path, adds the service that runs COMMAND, and
+# the root at its own path (at the first boot), adds the service that runs COMMAND, and
 # switch_roots to systemd.  The service prints the same markers as the
 # busybox guest's init, so that run relays and judges both alike.
+#
+# Reboots: COMMAND may be several commands joined by the word ::reboot::
+# (tests/system/suite puts one after a bats file that asks for it).  The
+# service runs one a boot: command.N at stage N (kept in
+# /var/lib/revoke-vm/stage on the root disk, whose snapshot lives as long
+# as the qemu process, so a guest reboot keeps it), then prints
+# REVOKE-VM-...-REBOOT N+1 and runs "systemctl reboot" while a command
+# is left, and the EXIT marker after the last, with the first non-zero
+# status of them all.  Only then does run drop qemu's -no-reboot; and
+# the initramfs counts boots on the root disk and powers off at one more
+# than the commands (REBOOT-LOOP: a crash under panic=-1, or a reboot
+# nobody asked for), while run's --timeout ends a guest that never comes
+# back.  Each command's output is relayed as it comes.
 
 # The modules image of the kernel in $MDIR, made once: a copy of the
 # tree, depmod'ed on the host (the packages ship no modules.dep), as ext4.
@@ -35,7 +48,7 @@ modules_image() {
 # The busybox init of the initramfs: mount the root and the modules,
 # copy the payload, hand over to systemd.
 write_system_init() {
-	local nonce=$1
+	local nonce=$1 boots=$2
 	cat > "$ROOT/init" <<EOF
 #!/bin/busybox sh
 fail() { echo "REVOKE-VM-$nonce-NO-ROOT \$*"; /bin/busybox poweroff -f; }
@@ -51,38 +64,67 @@ for i in \$(seq 1 100); do [ -b /dev/vdb ] && break; sleep 0.1; done
 m=/newroot/usr/lib/modules/\$(uname -r)
 /bin/busybox mkdir -p \$m
 /bin/busybox mount -t ext4 -o ro /dev/vdb \$m || fail "cannot mount the modules (/dev/vdb)"
-/bin/busybox cp -a /payload/. /newroot/ || fail "cannot copy the payload"
+# one boot per command (::reboot::), no more; the payload copied at the
+# first (a reboot keeps the root disk's changes)
+/bin/busybox mkdir -p /newroot/var/lib/revoke-vm
+b=\$(( \$(/bin/busybox cat /newroot/var/lib/revoke-vm/boots 2>/dev/null || echo 0) + 1 ))
+echo \$b > /newroot/var/lib/revoke-vm/boots
+if [ \$b -gt $boots ]; then
+	echo "REVOKE-VM-$nonce-REBOOT-LOOP \$b"
+	/bin/busybox umount \$m /newroot
+	/bin/busybox poweroff -f
+fi
+[ \$b -gt 1 ] || /bin/busybox cp -a /payload/. /newroot/ || fail "cannot copy the payload"
 /bin/busybox umount /proc /sys /dev
 exec /bin/busybox switch_root /newroot /lib/systemd/systemd
 EOF
 	chmod 0755 "$ROOT/init"
 }
 
-# The service that runs COMMAND in the booted system, and what it runs.
+# The service that runs COMMAND (command.N for each N-th of the commands
+# joined by ::reboot::), and what it runs.  Sets REBOOTS.
 write_system_service() {
-	local nonce=$1 dir=$ROOT/payload/etc/revoke-vm
+	local nonce=$1 dir=$ROOT/payload/etc/revoke-vm a
 	shift
 	mkdir -p "$dir" "$ROOT/payload/etc/systemd/system/multi-user.target.wants" \
 		"$ROOT/payload/etc/tmpfiles.d"
 	# Debian's tmpfiles empty /tmp at boot ("D /tmp"): keep what --file
 	# put there (a repository cloned under /tmp, say)
 	echo 'd /tmp 1777 root root -' > "$ROOT/payload/etc/tmpfiles.d/tmp.conf"
-	{
-		echo 'cd /'
-		printf '%q ' "$@"
-		echo
-	} > "$dir/command"
+	REBOOTS=0
+	echo 'cd /' > "$dir/command.0"
+	for a; do
+		if [ "$a" = ::reboot:: ]; then
+			echo >> "$dir/command.$REBOOTS"
+			REBOOTS=$((REBOOTS + 1))
+			echo 'cd /' > "$dir/command.$REBOOTS"
+		else
+			printf '%q ' "$a" >> "$dir/command.$REBOOTS"
+		fi
+	done
+	echo >> "$dir/command.$REBOOTS"
 	cat > "$dir/service" <<EOF
 #!/bin/bash
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb REVOKE_VM=1 REVOKE_VM_SYSTEM=1
+state=/var/lib/revoke-vm
+stage=\$(cat \$state/stage 2>/dev/null || echo 0)
 echo "REVOKE-VM-$nonce-BOOTED"
 case ",\$(cat /sys/kernel/security/lsm)," in
 *,bpf,*) ;;
 *) echo "REVOKE-VM-$nonce-NO-BPF-LSM \$(cat /sys/kernel/security/lsm)"; systemctl poweroff -ff ;;
 esac
-/bin/bash /etc/revoke-vm/command </dev/null 2>&1
-echo "REVOKE-VM-$nonce-EXIT \$?"
+/bin/bash /etc/revoke-vm/command.\$stage </dev/null 2>&1
+rc=\$?
+[ \$rc -eq 0 ] || [ -s \$state/rc ] || echo \$rc > \$state/rc
+if [ -e /etc/revoke-vm/command.\$((stage + 1)) ]; then
+	echo \$((stage + 1)) > \$state/stage
+	sync
+	echo "REVOKE-VM-$nonce-REBOOT \$((stage + 1))"
+	systemctl reboot
+	exit 0
+fi
+echo "REVOKE-VM-$nonce-EXIT \$(cat \$state/rc 2>/dev/null || echo 0)"
 sync
 systemctl poweroff -ff
 EOF
@@ -103,7 +145,7 @@ EOF
 }
 
 # build_initrd_system COMMAND...: the initramfs of a --system boot; sets
-# INITRD, and DRIVES to the disks as qemu arguments.
+# INITRD, DRIVES to the disks as qemu arguments, and REBOOTS.
 build_initrd_system() {
 	local f a
 	ROOTIMG=$("$REPO/tests/vm/debian-root") || exit $EXIT_INITRD
@@ -124,8 +166,8 @@ build_initrd_system() {
 	done
 	index_modules
 	for f in virtio_pci virtio_blk ext4; do put_module "$f"; done
-	write_system_init "$NONCE"
 	write_system_service "$NONCE" "$@"
+	write_system_init "$NONCE" $((REBOOTS + 1))
 	INITRD=$(mktemp --suffix=.cpio.gz)
 	(cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1) > "$INITRD" ||
 		die $EXIT_INITRD "cannot pack the initramfs"
