@@ -26,7 +26,7 @@ complete_line() {
 
 @test "the first word is a command" {
 	run complete_line ""
-	[ "$(echo $output)" = "add del events help holders list pause reload resume status uevent umount unload" ]
+	[ "$(echo $output)" = "add del events help holders list metrics pause reload resume status uevent umount unload" ]
 	run complete_line u
 	[ "$(echo $output)" = "uevent umount unload" ]
 }
