@@ -74,13 +74,18 @@ static const struct metrics_def defs[] = {
 	  "Inodes the revoked set has room for." },
 	{ "events_lost_total", "counter", REVOKE_FIELD_EVENTS_LOST, false,
 	  "Denial events lost because the ring buffer was full." },
-	/* status's declared fields (revoked.d, revoke-bpf(8)) */
+	/*
+	 * status's declared fields (revoked.d), named as the declared part
+	 * names them (REVOKE_FIELD_DECLARED* once both are in ctl_fields.h)
+	 */
 	{ "declared", "gauge", "declared", false,
 	  "Revocations declared in /etc/revoke-bpf/revoked.d." },
 	{ "declared_applied", "gauge", "declared_applied", false,
 	  "Declared revocations in force." },
 	{ "declared_failed", "gauge", "declared_failed", false,
 	  "Declared revocations that could not be applied." },
+	{ "declared_pending", "gauge", "declared_pending", false,
+	  "Declared revocations waiting for their path to appear." },
 };
 
 /**

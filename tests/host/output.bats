@@ -512,7 +512,7 @@ promtool() {
 	# one answer serves both requests: status's fields, then list's lines
 	answer "ok status" "version=0.1.0" "bpf_lsm=active" "enforcement=attached" \
 		"attaches=2" "detaches=1" "last_attach_us=1234567" "capacity=65536" \
-		"events_lost=0" "declared=3" "declared_applied=2" "declared_failed=1" \
+		"events_lost=0" "declared=3" "declared_applied=2" "declared_failed=1" "declared_pending=0" \
 		"${LIST_ANSWER[@]:1}" \
 		"rdev=116:2 type=char kind=pause uid=1001 errno=ENODEV paused_at=1 denials=4 cause=admin" \
 		"subsystem=video4linux kind=pause_class uid=1001 errno=ENODEV paused_at=1 cause=admin"
@@ -526,7 +526,7 @@ promtool() {
 		'revoke_bpf_last_attach_duration_seconds 1.234567' \
 		'revoke_bpf_entries_capacity 65536' 'revoke_bpf_events_lost_total 0' \
 		'revoke_bpf_declared 3' 'revoke_bpf_declared_applied 2' \
-		'revoke_bpf_declared_failed 1' \
+		'revoke_bpf_declared_failed 1' 'revoke_bpf_declared_pending 0' \
 		'revoke_bpf_entries{kind="file"} 3' 'revoke_bpf_entries{kind="fs"} 1' \
 		'revoke_bpf_entries{kind="device"} 1' 'revoke_bpf_entries{kind="pause"} 1' \
 		'revoke_bpf_entries{kind="pause_class"} 1' \
@@ -534,8 +534,8 @@ promtool() {
 		'revoke_bpf_denials{kind="device"} 12' 'revoke_bpf_denials{kind="pause"} 4' \
 		'revoke_bpf_denials{kind="pause_class"} 0'
 	rbpf metrics | promtool check metrics
-	[ "$(rbpf metrics | grep -c '^# TYPE ')" -eq 14 ]
-	[ "$(rbpf metrics | grep -c '^# HELP ')" -eq 14 ]
+	[ "$(rbpf metrics | grep -c '^# TYPE ')" -eq 15 ]
+	[ "$(rbpf metrics | grep -c '^# HELP ')" -eq 15 ]
 }
 
 @test "metrics: an older daemon's missing fields leave their families out; -j and operands are usage errors" {
