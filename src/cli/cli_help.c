@@ -387,7 +387,10 @@ static const struct cli_help helps[] = {
 			 "JSON form: -j is refused (-j status gives the same "
 			 "figures).",
 		.opts = { metrics_opts },
-		.exit = EXIT_COMMON,
+		.exit = "0 printed or written; 1 revoke-bpfd did not answer "
+			"(FILE then says revoke_bpf_up 0), or FILE could not "
+			"be written; 2 the command line is wrong, nothing was "
+			"sent",
 		.example = "revoke-bpf metrics -o /var/lib/prometheus/"
 			   "node-exporter/revoke-bpf.prom",
 	},
