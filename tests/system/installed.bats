@@ -195,6 +195,9 @@ ext4_at() {
 # prom_ino: the inode of the metrics file, or none
 prom_ino() { stat -c %i "$PROM" 2>/dev/null || echo none; }
 
+# prom_replaced INO: the metrics file is no longer inode INO
+prom_replaced() { [ "$(prom_ino)" != "$1" ]; }
+
 @test "revoke-bpf-metrics: the timer is shipped disabled; it and its service write revoke-bpf.prom by a rename, nothing left beside it; promtool passes it" {
 	local ino
 	PROM=/var/lib/prometheus/node-exporter/revoke-bpf.prom
@@ -221,7 +224,7 @@ prom_ino() { stat -c %i "$PROM" 2>/dev/null || echo none; }
 	# rewritten
 	ino=$(prom_ino)
 	systemctl start revoke-bpf-metrics.timer
-	until_true test "$(prom_ino)" != "$ino"
+	until_true prom_replaced "$ino"
 	systemctl stop revoke-bpf-metrics.timer
 	[ "$(ls -A /var/lib/prometheus/node-exporter)" = revoke-bpf.prom ]
 	revoke-bpf del "$D/f" >/dev/null
