@@ -87,3 +87,14 @@ complete_line() {
 	[ "${COMPREPLY[*]}" = "/tmp/zz;touch /tmp/pwned" ]
 	[[ $COMPOPTS == *"-o filenames"* ]]
 }
+
+@test "metrics -o and --output take a file" {
+	cd "$BATS_TEST_TMPDIR"
+	touch afile
+	run complete_line metrics -o af
+	[ "$output" = "afile" ]
+	run complete_line metrics --output af
+	[ "$output" = "afile" ]
+	run complete_line metrics -
+	[[ " $(echo $output) " == *" --output "* && " $(echo $output) " == *" -o "* ]]
+}
