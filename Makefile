@@ -308,6 +308,9 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)install -d $(DESTDIR)$(UNITDIR)
 	$(Q)sed 's|@SBINDIR@|$(SBINDIR)|;s|@BINDIR@|$(BINDIR)|' dist/revoke-bpfd.service \
 		> $(DESTDIR)$(UNITDIR)/revoke-bpfd.service
+	$(Q)sed 's|@BINDIR@|$(BINDIR)|' dist/revoke-bpf-metrics.service \
+		> $(DESTDIR)$(UNITDIR)/revoke-bpf-metrics.service
+	$(Q)install -m 0644 dist/revoke-bpf-metrics.timer $(DESTDIR)$(UNITDIR)/revoke-bpf-metrics.timer
 	$(Q)install -D -m 0644 $(BUILD)/librevoke.a $(DESTDIR)$(LIBDIR)/librevoke.a
 	$(Q)install -D -m 0755 $(BUILD)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
 	$(Q)ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/librevoke.so

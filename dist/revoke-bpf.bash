@@ -32,6 +32,7 @@ _revoke_bpf_learn()
 		_revoke_bpf_opts[$key]+="$opt $short "
 		if [[ -n $arg ]]; then
 			_revoke_bpf_args[$opt]=$arg
+			[[ -n $short ]] && _revoke_bpf_args[$short]=$arg
 		fi
 	done < <(if [[ -n $cmd ]]; then "$cli" help "$cmd"; else "$cli" help; fi 2>/dev/null)
 }
@@ -116,7 +117,7 @@ _revoke_bpf()
 		case $prev in
 		--fs) _revoke_bpf_fs "$cur" ;;
 		--dev) _revoke_bpf_words "$cur" $(_revoke_bpf_devs) ;;
-		--socket) _revoke_bpf_files "$cur" ;;
+		--socket | --output | -o) _revoke_bpf_files "$cur" ;;
 		esac
 		return 0
 	fi

@@ -41,6 +41,7 @@ static const struct cmd cmds[] = {
 	{ "umount", do_umount },
 	{ "list", do_list },
 	{ "status", do_status },
+	{ "metrics", do_metrics },
 	{ "holders", do_holders },
 	{ "pause", do_pause },
 	{ "resume", do_resume },

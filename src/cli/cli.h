@@ -48,6 +48,7 @@ int do_unload(int argc, char **argv);
 int do_events(int argc, char **argv);		/* cli_events.c */
 int do_uevent(int argc, char **argv);
 int do_holders(int argc, char **argv);		/* cli_holders_list.c */
+int do_metrics(int argc, char **argv);		/* cli_metrics.c */
 int do_pause(int argc, char **argv);		/* cli_pause.c */
 int do_resume(int argc, char **argv);
 
@@ -128,6 +129,7 @@ void cli_output_time(char *buf, size_t len, long long sec, long nsec,
 void cli_output_json_string(const char *str);
 bool cli_output_line_is(const char *line, const char *word);
 char *cli_output_next_line(char **body);
+void cli_output_field(const char *body, const char *key, char *v, size_t len);
 
 /* cli_json.c: the JSON writer; -p/--pretty (cli.c sets json_output with it) */
 extern bool json_pretty;

@@ -141,6 +141,14 @@ static const struct cli_opt status_opts[] = {
 	{}
 };
 
+static const struct cli_opt metrics_opts[] = {
+	{ "--output", "-o", "FILE", "write them to FILE atomically (a new "
+	  "file beside it, renamed over it; mode 0644) instead of standard "
+	  "output; when revoke-bpfd does not answer, FILE gets "
+	  "revoke_bpf_up 0 alone" },
+	{}
+};
+
 static const struct cli_opt events_opts[] = {
 	{ "--count", NULL, "N", "stop after N events (default: until "
 	  "interrupted)" },
@@ -233,6 +241,7 @@ static const char *const resume_syn[] = { "--uid UID [DEVICE...]", NULL };
 static const char *const none_syn[] = { "", NULL };
 static const char *const list_syn[] = { "[--all]", NULL };
 static const char *const status_syn[] = { "[-v|--verbose]", NULL };
+static const char *const metrics_syn[] = { "[-o|--output FILE]", NULL };
 static const char *const events_syn[] = { "[--count N]", NULL };
 static const char *const unload_syn[] = { "--yes", NULL };
 static const char *const help_syn[] = { "[COMMAND]", NULL };
@@ -366,6 +375,28 @@ static const struct cli_help helps[] = {
 			"program is attached (the message says what to do), or "
 			"revoke-bpfd is unreachable; 2 the command line is wrong",
 		.example = "revoke-bpf status",
+	},
+	{
+		.name = "metrics", .verb = REVOKE_VERB_STATUS,
+		.line = "[-o FILE]               status in Prometheus's text "
+			"format",
+		.synopsis = metrics_syn,
+		.about = "Print what status and list count in Prometheus's "
+			 "text format: entries and their denials by kind, "
+			 "whether BPF LSM is active and the programs attached, "
+			 "attaches, detaches, the last attach's duration, the "
+			 "declared revocations, the version; no path or user "
+			 "in any label.  For node_exporter's textfile "
+			 "collector (revoke-bpf-metrics.timer).  It has no "
+			 "JSON form: -j is refused (-j status gives the same "
+			 "figures).",
+		.opts = { metrics_opts },
+		.exit = "0 printed or written; 1 revoke-bpfd did not answer "
+			"(FILE then says revoke_bpf_up 0), or FILE could not "
+			"be written; 2 the command line is wrong, nothing was "
+			"sent",
+		.example = "revoke-bpf metrics -o /var/lib/prometheus/"
+			   "node-exporter/revoke-bpf.prom",
 	},
 	{
 		.name = "events", .verb = REVOKE_VERB_EVENTS,

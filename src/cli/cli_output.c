@@ -242,6 +242,27 @@ void cli_output_time(char *buf, size_t len, long long sec, long nsec,
 }
 
 /**
+ * cli_output_field() - the value of @key in @body's "key=value" lines
+ * @body: an answer with one field a line (status's)
+ * @key: the field's name
+ * @v: where its value goes, "?" when @body has no such line
+ * @len: @v's size
+ */
+void cli_output_field(const char *body, const char *key, char *v, size_t len)
+{
+	size_t n = strlen(key);
+	const char *l;
+
+	snprintf(v, len, "?");
+	for (l = body; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, key, n) && l[n] == '=') {
+			snprintf(v, len, "%.*s", (int)strcspn(l + n + 1, "\n"),
+				 l + n + 1);
+			return;
+		}
+}
+
+/**
  * p_err() - the one way the command reports an error
  * @fmt: printf(3) format of what is wrong
  *

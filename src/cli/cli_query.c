@@ -328,51 +328,36 @@ struct status_view {
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
 
-/* The value of @key in @body's "key=value" lines, or "?". */
-static void status_get(const char *body, const char *key, char *v, size_t len)
-{
-	size_t n = strlen(key);
-	const char *l;
-
-	snprintf(v, len, "?");
-	for (l = body; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-		if (!strncmp(l, key, n) && l[n] == '=') {
-			snprintf(v, len, "%.*s", (int)strcspn(l + n + 1, "\n"),
-				 l + n + 1);
-			return;
-		}
-}
-
 static void status_read(struct status_view *v)
 {
-	status_get(v->body, REVOKE_FIELD_ENFORCEMENT, v->enforcement,
+	cli_output_field(v->body, REVOKE_FIELD_ENFORCEMENT, v->enforcement,
 		   sizeof(v->enforcement));
-	status_get(v->body, REVOKE_FIELD_PROGRAMS_ATTACHED, v->attached,
+	cli_output_field(v->body, REVOKE_FIELD_PROGRAMS_ATTACHED, v->attached,
 		   sizeof(v->attached));
-	status_get(v->body, REVOKE_FIELD_PROGRAMS_SKIPPED, v->skipped,
+	cli_output_field(v->body, REVOKE_FIELD_PROGRAMS_SKIPPED, v->skipped,
 		   sizeof(v->skipped));
-	status_get(v->body, REVOKE_FIELD_ENTRIES, v->entries, sizeof(v->entries));
-	status_get(v->body, REVOKE_FIELD_CAPACITY, v->capacity,
+	cli_output_field(v->body, REVOKE_FIELD_ENTRIES, v->entries, sizeof(v->entries));
+	cli_output_field(v->body, REVOKE_FIELD_CAPACITY, v->capacity,
 		   sizeof(v->capacity));
-	status_get(v->body, REVOKE_FIELD_DEVICES, v->devices, sizeof(v->devices));
-	status_get(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
+	cli_output_field(v->body, REVOKE_FIELD_DEVICES, v->devices, sizeof(v->devices));
+	cli_output_field(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
 		   sizeof(v->filesystems));
-	status_get(v->body, REVOKE_FIELD_PAUSES, v->pauses, sizeof(v->pauses));
-	status_get(v->body, REVOKE_FIELD_SEATS, v->seats, sizeof(v->seats));
-	status_get(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
-	status_get(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
-	status_get(v->body, REVOKE_FIELD_DAEMON_PID, v->pid, sizeof(v->pid));
-	status_get(v->body, REVOKE_FIELD_VERSION, v->version, sizeof(v->version));
-	status_get(v->body, REVOKE_FIELD_UPTIME_S, v->uptime, sizeof(v->uptime));
-	status_get(v->body, REVOKE_FIELD_EVENTS_LOST, v->lost, sizeof(v->lost));
-	status_get(v->body, REVOKE_FIELD_DECLARED, v->declared,
-		   sizeof(v->declared));
-	status_get(v->body, REVOKE_FIELD_DECLARED_APPLIED, v->applied,
-		   sizeof(v->applied));
-	status_get(v->body, REVOKE_FIELD_DECLARED_FAILED, v->failed,
-		   sizeof(v->failed));
-	status_get(v->body, REVOKE_FIELD_DECLARED_HASH, v->hash,
-		   sizeof(v->hash));
+	cli_output_field(v->body, REVOKE_FIELD_PAUSES, v->pauses, sizeof(v->pauses));
+	cli_output_field(v->body, REVOKE_FIELD_SEATS, v->seats, sizeof(v->seats));
+	cli_output_field(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
+	cli_output_field(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
+	cli_output_field(v->body, REVOKE_FIELD_DAEMON_PID, v->pid, sizeof(v->pid));
+	cli_output_field(v->body, REVOKE_FIELD_VERSION, v->version, sizeof(v->version));
+	cli_output_field(v->body, REVOKE_FIELD_UPTIME_S, v->uptime, sizeof(v->uptime));
+	cli_output_field(v->body, REVOKE_FIELD_EVENTS_LOST, v->lost, sizeof(v->lost));
+	cli_output_field(v->body, REVOKE_FIELD_DECLARED, v->declared,
+			 sizeof(v->declared));
+	cli_output_field(v->body, REVOKE_FIELD_DECLARED_APPLIED, v->applied,
+			 sizeof(v->applied));
+	cli_output_field(v->body, REVOKE_FIELD_DECLARED_FAILED, v->failed,
+			 sizeof(v->failed));
+	cli_output_field(v->body, REVOKE_FIELD_DECLARED_HASH, v->hash,
+			 sizeof(v->hash));
 }
 
 /* "s" after a count of @n things, but 1 */

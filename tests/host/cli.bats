@@ -19,7 +19,7 @@ setup() {
 	[ "${lines[0]}" = "Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]" ]
 	[ "${lines[1]}" = "  add     TARGET [ADD-OPTIONS]    revoke a file, filesystem or device" ]
 	[ "${lines[4]}" = "  holders TARGET [-s]             who holds a file or filesystem" ]
-	for verb in add del umount holders list status events reload unload uevent help; do
+	for verb in add del umount holders list status metrics events reload unload uevent help; do
 		[ "$(printf '%s\n' "${lines[@]}" | grep -c "^  $verb ")" -eq 1 ]
 	done
 	[ -z "$("$CLI" --help | awk 'length > 79')" ]
@@ -28,7 +28,7 @@ setup() {
 
 @test "every command's help: synopsis, options with defaults, who may, exit status, example, under 80 columns" {
 	local verb
-	for verb in add del umount holders list status events reload unload uevent help; do
+	for verb in add del umount holders list status metrics events reload unload uevent help; do
 		run "$CLI" help "$verb"
 		[ "$status" -eq 0 ]
 		[[ ${lines[0]} == "Usage: revoke-bpf $verb"* ]]

@@ -26,7 +26,7 @@ complete_line() {
 
 @test "the first word is a command" {
 	run complete_line ""
-	[ "$(echo $output)" = "add del events help holders list pause reload resume status uevent umount unload" ]
+	[ "$(echo $output)" = "add del events help holders list metrics pause reload resume status uevent umount unload" ]
 	run complete_line u
 	[ "$(echo $output)" = "uevent umount unload" ]
 }
@@ -86,4 +86,15 @@ complete_line() {
 	_revoke_bpf "$CLI"
 	[ "${COMPREPLY[*]}" = "/tmp/zz;touch /tmp/pwned" ]
 	[[ $COMPOPTS == *"-o filenames"* ]]
+}
+
+@test "metrics -o and --output take a file" {
+	cd "$BATS_TEST_TMPDIR"
+	touch afile
+	run complete_line metrics -o af
+	[ "$output" = "afile" ]
+	run complete_line metrics --output af
+	[ "$output" = "afile" ]
+	run complete_line metrics -
+	[[ " $(echo $output) " == *" --output "* && " $(echo $output) " == *" -o "* ]]
 }

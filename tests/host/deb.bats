@@ -100,7 +100,7 @@ contents() {
 	[ "$output" = 0 ]
 }
 
-@test "revoke-bpf holds exactly the daemon, the command, its completion, the unit, the udev rule, the man pages, the policy, the JSON schema and its docs" {
+@test "revoke-bpf holds exactly the daemon, the command, its completion, the units, the udev rule, the man pages, the policy, the JSON schema and its docs" {
 	run contents "$RB"
 	[ "$output" = "$(cat <<-EOF
 	etc/
@@ -111,6 +111,8 @@ contents() {
 	lib/
 	lib/systemd/
 	lib/systemd/system/
+	lib/systemd/system/revoke-bpf-metrics.service
+	lib/systemd/system/revoke-bpf-metrics.timer
 	lib/systemd/system/revoke-bpfd.service
 	lib/udev/
 	lib/udev/rules.d/
@@ -188,6 +190,11 @@ contents() {
 	[ "$output" = "libbpf1 (>= 1:0.6.0), libc6 (>= 2.34)" ]
 	dpkg-deb -I "$RB" postinst | grep -q "deb-systemd-helper enable 'revoke-bpfd.service'"
 	dpkg-deb -I "$RB" postinst | grep -q "deb-systemd-invoke \$_dh_action 'revoke-bpfd.service'"
+	# the metrics timer is the admin's to enable (README, Metrics), and an
+	# admin's choice is kept across upgrades
+	dpkg-deb -I "$RB" postinst | grep -q "deb-systemd-helper update-state 'revoke-bpf-metrics.timer'"
+	! dpkg-deb -I "$RB" postinst | grep -q "enable 'revoke-bpf-metrics"
+	! dpkg-deb -I "$RB" postinst | grep -q "deb-systemd-invoke .*'revoke-bpf-metrics"
 }
 
 @test "the unit runs /usr/sbin/revoke-bpfd and the udev rule /usr/bin/revoke-bpf" {

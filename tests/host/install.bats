@@ -182,7 +182,7 @@ need_systemd_analyze() {
 
 @test "every subcommand has --help, and its man page section" {
 	local c
-	for c in add del umount holders list status events reload unload uevent; do
+	for c in add del umount holders list status metrics events reload unload uevent; do
 		run "$REPO/build/revoke-bpf" "$c" --help
 		[ "$status" -eq 0 ]
 		[[ ${lines[0]} == "Usage: revoke-bpf $c"* ]]
@@ -217,4 +217,22 @@ need_systemd_analyze() {
 	[ "$(grep -c '^release of handle' <<<"$output")" -eq 2 ]
 	[[ $output == *"blocked read returned -5 (Input/output error)"* ]]
 	[[ $output == *"read on the other handle: -5"* ]]
+}
+
+@test "revoke-bpf-metrics.timer and its service: installed, verified, root without a capability, rated at most 1.0" {
+	need_systemd_analyze
+	unit_tree
+	UNIT=$P/lib/systemd/system/revoke-bpf-metrics.service
+	[ "$(directive ExecStart)" = "$P/bin/revoke-bpf metrics --output /var/lib/prometheus/node-exporter/revoke-bpf.prom" ]
+	[ "$(directive Type)" = oneshot ]
+	[ "$(directive CapabilityBoundingSet)" = "" ]
+	grep -qx 'CapabilityBoundingSet=' "$UNIT"
+	[ -z "$(directive User)" ]
+	run env MANPATH="$P/share/man" systemd-analyze verify "$UNIT" \
+		"$P/lib/systemd/system/revoke-bpf-metrics.timer"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run systemd-analyze security --offline=yes --no-pager "$UNIT"
+	[[ ${lines[-1]} =~ exposure\ level\ for\ revoke-bpf-metrics.service:\ (0\.[0-9]|1\.0)\  ]]
 }

@@ -500,3 +500,78 @@ PAUSE_ANSWER=(
 	[ "$(jq -c '[.[0].kind, .[0].uid, .[0].paused_at_rfc3339, .[1].kind]' <<<"$output")" = \
 		'["pause",1001,"2026-12-07T03:14:07Z","pause_class"]' ]
 }
+
+# promtool, Debian's (prometheus), unpacked into the VM cache, not installed
+promtool() {
+	local p
+	p=$("$REPO/tests/vm/debfile" prometheus usr/bin/promtool) || return 1
+	"$p" "$@"
+}
+
+@test "metrics: status and list as Prometheus's text format, by kind, no path in a label; promtool passes it" {
+	# one answer serves both requests: status's fields, then list's lines
+	answer "ok status" "version=0.1.0" "bpf_lsm=active" "enforcement=attached" \
+		"attaches=2" "detaches=1" "last_attach_us=1234567" "capacity=65536" \
+		"events_lost=0" "declared=3" "declared_applied=2" "declared_failed=1" "declared_pending=0" \
+		"${LIST_ANSWER[@]:1}" \
+		"rdev=116:2 type=char kind=pause uid=1001 errno=ENODEV paused_at=1 denials=4 cause=admin" \
+		"subsystem=video4linux kind=pause_class uid=1001 errno=ENODEV paused_at=1 cause=admin"
+	run rbpf metrics
+	[ "$status" -eq 0 ]
+	[[ $output != *srv* && $output != *evil* && $output != *1001* ]]
+	output=$(grep -v '^#' <<< "$output")
+	expect_lines 'revoke_bpf_up 1' 'revoke_bpf_build_info{version="0.1.0"} 1' \
+		'revoke_bpf_bpf_lsm_active 1' 'revoke_bpf_enforcement_attached 1' \
+		'revoke_bpf_attaches_total 2' 'revoke_bpf_detaches_total 1' \
+		'revoke_bpf_last_attach_duration_seconds 1.234567' \
+		'revoke_bpf_entries_capacity 65536' 'revoke_bpf_events_lost_total 0' \
+		'revoke_bpf_declared 3' 'revoke_bpf_declared_applied 2' \
+		'revoke_bpf_declared_failed 1' 'revoke_bpf_declared_pending 0' \
+		'revoke_bpf_entries{kind="file"} 3' 'revoke_bpf_entries{kind="fs"} 1' \
+		'revoke_bpf_entries{kind="device"} 1' 'revoke_bpf_entries{kind="pause"} 1' \
+		'revoke_bpf_entries{kind="pause_class"} 1' \
+		'revoke_bpf_denials{kind="file"} 3' 'revoke_bpf_denials{kind="fs"} 0' \
+		'revoke_bpf_denials{kind="device"} 12' 'revoke_bpf_denials{kind="pause"} 4' \
+		'revoke_bpf_denials{kind="pause_class"} 0'
+	rbpf metrics | promtool check metrics
+	[ "$(rbpf metrics | grep -c '^# TYPE ')" -eq 15 ]
+	[ "$(rbpf metrics | grep -c '^# HELP ')" -eq 15 ]
+}
+
+@test "metrics: an older daemon's missing fields leave their families out; -j and operands are usage errors" {
+	answer "ok status" "version=0.0.9" "bpf_lsm=inactive" "enforcement=idle"
+	run rbpf metrics
+	[ "$status" -eq 0 ]
+	[[ $output != *declared* && $output != *attaches* ]]
+	[[ $output == *$'\nrevoke_bpf_bpf_lsm_active 0\n'* ]]
+	[[ $output == *$'\nrevoke_bpf_enforcement_attached 0\n'* ]]
+	run rbpf -j metrics
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "revoke-bpf: metrics: has no JSON form: it prints Prometheus's text format; 'revoke-bpf -j status' and '-j list' give its figures" ]
+	run rbpf metrics now
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: metrics: takes no operand, and 'now' is one; try 'revoke-bpf help'" ]
+}
+
+@test "metrics --output: written whole by a rename, no file left beside it; revoke-bpfd unreachable: revoke_bpf_up 0, exit 1" {
+	local d=$BATS_TEST_TMPDIR/textfile
+	mkdir "$d"
+	answer "ok status" "version=0.1.0" "bpf_lsm=active" "enforcement=idle"
+	run rbpf metrics -o "$d/revoke-bpf.prom"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(ls -A "$d")" = revoke-bpf.prom ]
+	[ "$(stat -c %a "$d/revoke-bpf.prom")" = 644 ]
+	[ "$(cat "$d/revoke-bpf.prom")" = "$(rbpf metrics)" ]
+	run "$CLI" --socket "$BATS_TEST_TMPDIR/none.sock" metrics --output="$d/revoke-bpf.prom"
+	[ "$status" -eq 1 ]
+	[[ ${lines[0]} == "revoke-bpf: metrics: cannot reach revoke-bpfd at "* ]]
+	[ "$(ls -A "$d")" = revoke-bpf.prom ]
+	[ "$(cat "$d/revoke-bpf.prom")" = "# HELP revoke_bpf_up Whether revoke-bpfd answered (0: the other families are missing).
+# TYPE revoke_bpf_up gauge
+revoke_bpf_up 0" ]
+	promtool check metrics < "$d/revoke-bpf.prom"
+	run rbpf metrics -o "$d/no/such/dir.prom"
+	[ "$status" -eq 1 ]
+	[ "$output" = "revoke-bpf: metrics: cannot create a file beside '$d/no/such/dir.prom': No such file or directory; is its folder there, and writable?" ]
+}

@@ -192,6 +192,45 @@ ext4_at() {
 	systemctl reload "$UNIT"
 }
 
+# prom_ino: the inode of the metrics file, or none
+prom_ino() { stat -c %i "$PROM" 2>/dev/null || echo none; }
+
+# prom_replaced INO: the metrics file is no longer inode INO
+prom_replaced() { [ "$(prom_ino)" != "$1" ]; }
+
+@test "revoke-bpf-metrics: the timer is shipped disabled; it and its service write revoke-bpf.prom by a rename, nothing left beside it; promtool passes it" {
+	local ino
+	PROM=/var/lib/prometheus/node-exporter/revoke-bpf.prom
+	[ -x "${REVOKE_PROMTOOL:-}" ] || { echo "REVOKE_PROMTOOL must name promtool (tests/system/suite)"; false; }
+	[ "$(systemctl is-enabled revoke-bpf-metrics.timer)" = disabled ]
+	[ "$(systemctl is-active revoke-bpf-metrics.timer)" = inactive ]
+	# without node_exporter's folder the service does nothing
+	systemctl start revoke-bpf-metrics.service
+	[ "$(systemctl show -p ConditionResult --value revoke-bpf-metrics.service)" = no ]
+	echo data > "$D/f"
+	revoke-bpf add "$D/f" >/dev/null
+	mkdir -p /var/lib/prometheus/node-exporter
+	# a oneshot: start returns once it has run
+	systemctl start revoke-bpf-metrics.service
+	[ "$(systemctl show -p Result --value revoke-bpf-metrics.service)" = success ]
+	[ "$(ls -A /var/lib/prometheus/node-exporter)" = revoke-bpf.prom ]
+	grep -Fx 'revoke_bpf_entries{kind="file"} 1' "$PROM"
+	grep -Fx 'revoke_bpf_enforcement_attached 1' "$PROM"
+	grep -Fx 'revoke_bpf_bpf_lsm_active 1' "$PROM"
+	[ "$(stat -c '%a %U' "$PROM")" = "644 root" ]
+	run "$REVOKE_PROMTOOL" check metrics < "$PROM"
+	[ "$status" -eq 0 ]
+	# the timer runs it at once: a new file (a rename), not the old one
+	# rewritten
+	ino=$(prom_ino)
+	systemctl start revoke-bpf-metrics.timer
+	until_true prom_replaced "$ino"
+	systemctl stop revoke-bpf-metrics.timer
+	[ "$(ls -A /var/lib/prometheus/node-exporter)" = revoke-bpf.prom ]
+	revoke-bpf del "$D/f" >/dev/null
+	rm -r /var/lib/prometheus
+}
+
 # status_says REGEX: the unit's status text matches REGEX, whole.
 status_says() {
 	[[ $(systemctl show -p StatusText --value "$UNIT") =~ ^$1$ ]]

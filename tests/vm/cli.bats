@@ -70,6 +70,33 @@ state_unchanged() {
 	[[ $output == *"pin_dir            /sys/fs/bpf/revoke-bpf"* ]]
 }
 
+# revoke-bpf metrics: any user's, the figures of status and list, and
+# valid for Prometheus (REVOKE_PROMTOOL: Debian's promtool, tests/vm/suite)
+@test "metrics, as any user: one file revoked, programs attached, its denials; promtool check metrics passes" {
+	[ -x "${REVOKE_PROMTOOL:-}" ] || { echo "REVOKE_PROMTOOL must name promtool (tests/vm/debfile)"; false; }
+	revoke "$F"
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	run "$ASUSER" 65534 revoke-bpf metrics
+	[ "$status" -eq 0 ]
+	local m=$output denials
+	denials=$(revoke-bpf list --json | jq '[.[] | .denials] | add')
+	[ "$denials" -ge 1 ]
+	grep -Fx 'revoke_bpf_up 1' <<< "$m"
+	grep -Fx 'revoke_bpf_bpf_lsm_active 1' <<< "$m"
+	grep -Fx 'revoke_bpf_enforcement_attached 1' <<< "$m"
+	grep -Fx 'revoke_bpf_entries{kind="file"} 1' <<< "$m"
+	grep -Fx 'revoke_bpf_entries{kind="device"} 0' <<< "$m"
+	grep -Fx "revoke_bpf_denials{kind=\"file\"} $denials" <<< "$m"
+	grep -Fx "revoke_bpf_build_info{version=\"$(revoke-bpf -j status | jq -r .version)\"} 1" <<< "$m"
+	grep -Eqx 'revoke_bpf_attaches_total [1-9][0-9]*' <<< "$m"
+	grep -Eqx 'revoke_bpf_last_attach_duration_seconds [0-9]+\.[0-9]{6}' <<< "$m"
+	[[ $m != *"$F"* ]]
+	run "$REVOKE_PROMTOOL" check metrics <<< "$m"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "status names every program, and those whose hook the kernel lacks as skipped" {
 	revoke "$F"
 	run revoke-bpf status --json
