@@ -32,9 +32,14 @@
 
 #define PAUSE_CAUSE_DEFAULT "admin"
 
+/*
+ * The line of a device done; with @rep (pause --revoke), what was taken
+ * away from the user on it.
+ */
 static void device_line(struct pause_run *run, const struct revoke_pause_key *key,
 			uint32_t err, const char *subsystem,
-			enum revoke_change change)
+			enum revoke_change change,
+			const struct revoke_report *rep)
 {
 	rbuf_printf(&run->lines, REVOKE_LINE_DEVICE " " REVOKE_FIELD_RDEV
 		    "=%u:%u " REVOKE_FIELD_TYPE "=%s " REVOKE_FIELD_UID "=%u",
@@ -50,6 +55,10 @@ static void device_line(struct pause_run *run, const struct revoke_pause_key *ke
 	if (!run->wake)
 		rbuf_printf(&run->lines, " " REVOKE_FIELD_DRAINED "=%llu",
 			    (unsigned long long)run->drained);
+	if (rep)
+		rbuf_printf(&run->lines, " " REVOKE_FIELD_REVOKED "=yes "
+			    REVOKE_FIELD_UNMAPPED "=%u " REVOKE_FIELD_RELEASED
+			    "=%u", rep->unmapped, rep->released);
 	rbuf_printf(&run->lines, "\n");
 	run->devices++;
 }
@@ -78,6 +87,19 @@ static void log_change(const char *verb, const struct revoke_pause_key *key,
 		 revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
 		 revoke_rdev_type_name(key->type), key->uid,
 		 answer_change_name(change));
+}
+
+/* What pause --revoke took away from the user on one device: the log. */
+static void log_revoked(const struct revoke_pause_key *key,
+			const struct pipeline_result *res)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "pause --revoke rdev=%u:%u uid=%u",
+		 revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
+		 key->uid);
+	pipeline_report_log_run(what, res);
+	pipeline_report_log(res);
 }
 
 /**
@@ -110,14 +132,25 @@ void pause_run_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 	    !strncmp(old.cause, PAUSE_CAUSE_SEAT, sizeof(old.cause)))
 		pause_set_cause(&run->d->rb, &key, run->cause);
 	log_change("pause", &key, change);
-	device_line(run, &key, run->err, run->subsystem, change);
-	if (!run->wake)
+	if (!run->wake) {
+		device_line(run, &key, run->err, run->subsystem, change, NULL);
 		return;
-	err = pipeline_pause_wake(&run->d->pipeline, &dev, run->uid, &res);
+	}
+	if (run->revoke)
+		err = pipeline_pause_revoke(&run->d->pipeline, &dev, run->uid,
+					    &res);
+	else
+		err = pipeline_pause_wake(&run->d->pipeline, &dev, run->uid,
+					  &res);
 	if (err) {
+		device_line(run, &key, run->err, run->subsystem, change, NULL);
 		run->wake_err = err;
 		return;
 	}
+	device_line(run, &key, run->err, run->subsystem, change,
+		    run->revoke ? &res.rep : NULL);
+	if (run->revoke)
+		log_revoked(&key, &res);
 	verbs_sum_results(&run->sum, &res);
 	pipeline_result_free(&res);
 }
@@ -269,6 +302,7 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		.err = req->pause_errno ? req->pause_errno : ENODEV,
 		.cause = req->cause[0] ? req->cause : PAUSE_CAUSE_DEFAULT,
 		.subsystem = req->subsystem, .wake = true,
+		.revoke = req->has_release && req->release == REVOKE_RELEASE_YES,
 	};
 	struct revoke_rdev_key key;
 	int ret;
@@ -311,7 +345,7 @@ static void resume_device(struct pause_run *run,
 	}
 	log_change("resume", key, change);
 	run->drained = bytes;
-	device_line(run, key, err, subsystem, change);
+	device_line(run, key, err, subsystem, change, NULL);
 	run->drained = 0;
 }
 
