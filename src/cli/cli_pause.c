@@ -220,9 +220,8 @@ static int parse(struct pause_cmd *c, int argc, char **argv)
 		return CLI_EXIT_USAGE;
 	}
 	if (c->verb == REVOKE_VERB_RESUME &&
-	    (c->base.pause_errno || c->base.cause[0] || c->base.has_release)) {
-		p_err("--errno, --cause and --revoke are options of pause, not "
-		      "resume");
+	    (c->base.pause_errno || c->base.cause[0])) {
+		p_err("--errno and --cause are options of pause, not resume");
 		return CLI_EXIT_USAGE;
 	}
 	return 0;
