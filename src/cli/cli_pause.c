@@ -331,12 +331,21 @@ static void print_line(enum revoke_verb verb, const char *line)
 	putchar('\n');
 }
 
-/* A holder the pause does not cover, or a step that failed. */
+/* A holder the pause does not cover, a step that failed, a slow holder. */
 static void print_rest(const char *line)
 {
 	char step[24] = "", why[112] = "?", pid[24] = "?";
 
 	revoke_kv_get(line, REVOKE_FIELD_STEP, step, sizeof(step));
+	/* pause --revoke runs add's pipeline: its lines are shown as add's */
+	if (cli_output_line_is(line, REVOKE_LINE_SLOW)) {
+		cli_holders_print_slow(line);
+		return;
+	}
+	if (cli_output_line_is(line, REVOKE_LINE_KILLED)) {
+		cli_holders_print(line, true);
+		return;
+	}
 	if (!cli_output_line_is(line, REVOKE_LINE_FAILURE) ||
 	    strcmp(step, "pause")) {
 		cli_holders_print(line, false);
