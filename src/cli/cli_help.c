@@ -171,8 +171,8 @@ static const struct cli_opt pause_opts[] = {
 	{ "--revoke", NULL, NULL, "also take away what the user holds, as "
 	  "add does, irreversibly: wake its blocked calls, replace its "
 	  "mappings of the device (the next access: SIGBUS), release its "
-	  "descriptors (their number then fails with EBADF); other users' "
-	  "and root's are untouched; the user reopens after resume" },
+	  "descriptors (each becomes a dead file: EIO); other users' and "
+	  "root's are untouched; the user reopens after resume" },
 	{}
 };
 
@@ -225,7 +225,8 @@ static const char *const holders_syn[] = {
 };
 
 static const char *const pause_syn[] = {
-	"--uid UID [--errno ENODEV|EIO] [--cause WORD] [--revoke] DEVICE...",
+	"--uid UID [--errno ENODEV|EIO] [--cause WORD] [--revoke]",
+	"  DEVICE...",
 	"  DEVICE: NODE | --rdev MAJ:MIN --char|--block | --subsystem NAME",
 	NULL,
 };
