@@ -179,7 +179,8 @@ $(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
 UNIT_NOROOT := $(addprefix $(BUILD)/tests/,common/test_ctl_proto common/test_key common/test_target \
 	       daemon/test_ctl_loop daemon/test_lsm_check daemon/test_policy daemon/test_seat \
 	       daemon/test_uevent_netlink \
-	       pipeline/test_fs_pins pipeline/test_report test_librevoke)
+	       pipeline/test_fs_pins pipeline/test_pause_users pipeline/test_report \
+	       test_librevoke)
 check-unit: $(UNIT_NOROOT)
 	$(Q)for t in $^; do echo "# $$t"; $$t || exit 1; done
 

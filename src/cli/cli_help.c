@@ -180,6 +180,11 @@ static const struct cli_opt pause_opts[] = {
 	  "or EIO" },
 	{ "--cause", NULL, "WORD", "why, in one word (default: admin), "
 	  "shown by list" },
+	{ "--revoke", NULL, NULL, "also take away what the user holds, as "
+	  "add does, irreversibly: wake its blocked calls, replace its "
+	  "mappings of the device (the next access: SIGBUS), release its "
+	  "descriptors (each becomes a dead file: EIO); other users' and "
+	  "root's are untouched; the user reopens after resume" },
 	{}
 };
 
@@ -232,7 +237,8 @@ static const char *const holders_syn[] = {
 };
 
 static const char *const pause_syn[] = {
-	"--uid UID [--errno ENODEV|EIO] [--cause WORD] DEVICE...",
+	"--uid UID [--errno ENODEV|EIO] [--cause WORD] [--revoke]",
+	"  DEVICE...",
 	"  DEVICE: NODE | --rdev MAJ:MIN --char|--block | --subsystem NAME",
 	NULL,
 };
@@ -329,14 +335,17 @@ static const struct cli_help helps[] = {
 			 "gives the same descriptors back.  A mapping of the "
 			 "device (an ALSA ring, a v4l2 buffer) works without "
 			 "a system call and is not paused: it is named, exit "
-			 "4.",
+			 "4; --revoke takes it away, with the user's "
+			 "descriptors.",
 		.opts = { pause_opts },
-		.exit = "0 every access of the user is paused; 1 nothing was "
-			"paused; 2 the command line is wrong; 4 some access is "
-			"not (a mapping, a device that could not be paused: "
-			"each is named)",
+		.exit = "0 every access of the user is paused (--revoke: and "
+			"what it held taken away); 1 nothing was paused; 2 the "
+			"command line is wrong; 4 some access is not (a "
+			"mapping, a holder that could not be released, a "
+			"device that could not be paused: each is named)",
 		.example = "revoke-bpf pause --uid 1001 /dev/snd/pcmC0D0c\n"
-			   "revoke-bpf pause --uid 1001 --subsystem video4linux",
+			   "revoke-bpf pause --uid 1001 --subsystem video4linux\n"
+			   "revoke-bpf pause --uid 1001 --revoke /dev/snd/pcmC0D0c",
 	},
 	{
 		.name = "resume", .verb = REVOKE_VERB_RESUME,

@@ -31,14 +31,15 @@ struct pause_cmd {
 struct pause_sum {
 	struct rbuf lines;		/* device and class lines */
 	struct rbuf rest;		/* failure lines */
-	unsigned long long count[6];	/* holders .. failed, as counts_keys */
+	unsigned long long count[8];	/* holders .. failed, as counts_keys */
 	bool counted;
 	int status;
 };
 
-static const char *const counts_keys[6] = {
+static const char *const counts_keys[8] = {
 	REVOKE_FIELD_HOLDERS, REVOKE_FIELD_FDS, REVOKE_FIELD_MAPPINGS,
 	REVOKE_FIELD_WAITERS, REVOKE_FIELD_WOKEN, REVOKE_FIELD_FAILED,
+	REVOKE_FIELD_UNMAPPED, REVOKE_FIELD_RELEASED,
 };
 
 static struct revoke_req *new_device(struct pause_cmd *c, const char *what)
@@ -169,6 +170,11 @@ static int parse(struct pause_cmd *c, int argc, char **argv)
 				return CLI_EXIT_USAGE;
 			continue;
 		}
+		if (!strcmp(a, "--revoke")) {
+			c->base.has_release = true;
+			c->base.release = REVOKE_RELEASE_YES;
+			continue;
+		}
 		if (a[0] != '-' || !a[1]) {
 			ret = node_device(c, a);
 			if (ret)
@@ -204,6 +210,8 @@ static int parse(struct pause_cmd *c, int argc, char **argv)
 		c->dev[j].uid = c->base.uid;
 		c->dev[j].has_uid = true;
 		c->dev[j].pause_errno = c->base.pause_errno;
+		c->dev[j].has_release = c->base.has_release;
+		c->dev[j].release = c->base.release;
 		memcpy(c->dev[j].cause, c->base.cause, sizeof(c->base.cause));
 	}
 	if (c->verb == REVOKE_VERB_PAUSE && !c->ndev) {
@@ -233,7 +241,7 @@ static void add_answer(struct pause_sum *s, char *body)
 				s->status = EXIT_HOLDERS_LEFT;
 		} else if (revoke_kv_get(line, REVOKE_FIELD_HOLDERS, v,
 					 sizeof(v))) {
-			for (i = 0; i < 6; i++)
+			for (i = 0; i < 8; i++)
 				if (revoke_kv_get(line, counts_keys[i], v,
 						  sizeof(v)))
 					s->count[i] += strtoull(v, NULL, 10);
@@ -271,11 +279,23 @@ static const char *change_text(enum revoke_verb verb, const char *change)
 	return "was not paused";
 }
 
+/* pause --revoke: what a device line says was taken from the user. */
+static void print_taken(const char *line)
+{
+	char rel[24] = "?", unm[24] = "?";
+
+	revoke_kv_get(line, REVOKE_FIELD_RELEASED, rel, sizeof(rel));
+	revoke_kv_get(line, REVOKE_FIELD_UNMAPPED, unm, sizeof(unm));
+	printf(": %s descriptor%s released, %s mapping%s replaced", rel,
+	       strcmp(rel, "1") ? "s" : "", unm, strcmp(unm, "1") ? "s" : "");
+}
+
 /* One device or class line, as text. */
 static void print_line(enum revoke_verb verb, const char *line)
 {
 	char a[32] = "?", b[32] = "?", err[16] = "?", change[16] = "?";
 	char why[32];
+	bool revoked;
 
 	revoke_kv_get(line, REVOKE_FIELD_ERRNO, err, sizeof(err));
 	revoke_kv_get(line, REVOKE_FIELD_CHANGE, change, sizeof(change));
@@ -297,22 +317,35 @@ static void print_line(enum revoke_verb verb, const char *line)
 		printf(": %s\n", why);
 		return;
 	}
-	printf("%s device %s: %s", a, b, change_text(verb, change));
+	revoked = revoke_kv_get(line, REVOKE_FIELD_REVOKED, why, sizeof(why));
+	printf("%s device %s: %s%s", a, b, change_text(verb, change),
+	       revoked ? " and revoked" : "");
 	print_for(line);
 	if (verb == REVOKE_VERB_PAUSE)
 		printf(", %s", err);
+	if (revoked)
+		print_taken(line);
 	if (revoke_kv_get(line, REVOKE_FIELD_DRAINED, why, sizeof(why)) &&
 	    strcmp(why, "0"))
 		printf("; %s bytes it queued during the pause dropped", why);
 	putchar('\n');
 }
 
-/* A holder the pause does not cover, or a step that failed. */
+/* A holder the pause does not cover, a step that failed, a slow holder. */
 static void print_rest(const char *line)
 {
 	char step[24] = "", why[112] = "?", pid[24] = "?";
 
 	revoke_kv_get(line, REVOKE_FIELD_STEP, step, sizeof(step));
+	/* pause --revoke runs add's pipeline: its lines are shown as add's */
+	if (cli_output_line_is(line, REVOKE_LINE_SLOW)) {
+		cli_holders_print_slow(line);
+		return;
+	}
+	if (cli_output_line_is(line, REVOKE_LINE_KILLED)) {
+		cli_holders_print(line, true);
+		return;
+	}
 	if (!cli_output_line_is(line, REVOKE_LINE_FAILURE) ||
 	    strcmp(step, "pause")) {
 		cli_holders_print(line, false);
@@ -387,8 +420,14 @@ static void print_text(const struct pause_cmd *c, struct pause_sum *s)
 	free(copy);
 	if (!s->counted)
 		return;
-	printf("  holders %llu: fds %llu, mappings %llu, waiters %llu; woken "
-	       "%llu; failed %llu\n", n[0], n[1], n[2], n[3], n[4], n[5]);
+	if (c->base.has_release)
+		printf("  holders %llu: fds %llu, mappings %llu, waiters %llu; "
+		       "woken %llu, unmapped %llu, released %llu; failed %llu\n",
+		       n[0], n[1], n[2], n[3], n[4], n[6], n[7], n[5]);
+	else
+		printf("  holders %llu: fds %llu, mappings %llu, waiters %llu; "
+		       "woken %llu; failed %llu\n", n[0], n[1], n[2], n[3],
+		       n[4], n[5]);
 	body = s->rest.data;
 	while (body && (line = cli_output_next_line(&body)))
 		print_rest(line);
@@ -403,13 +442,15 @@ static void print_json(const struct pause_cmd *c, struct pause_sum *s)
 	json_str("result", c->verb == REVOKE_VERB_PAUSE ? REVOKE_OK_PAUSED :
 		 REVOKE_OK_RESUMED);
 	json_uint(REVOKE_FIELD_UID, c->base.uid);
+	if (c->verb == REVOKE_VERB_PAUSE)
+		json_bool("revoke", c->base.has_release);
 	json_lines("devices", s->lines.data ? s->lines.data : empty,
 		   REVOKE_LINE_DEVICE);
 	json_lines("classes", s->lines.data ? s->lines.data : empty,
 		   REVOKE_LINE_CLASS);
 	if (s->counted) {
 		json_open("report", '{');
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < 8; i++)
 			json_uint(counts_keys[i], s->count[i]);
 		json_close('}');
 		json_lines("failures", s->rest.data ? s->rest.data : empty,
@@ -466,12 +507,16 @@ static int pause_main(enum revoke_verb verb, int argc, char **argv)
 /**
  * do_pause() - revoke-bpf pause: deny devices to one user, undoably
  * @argc: number of arguments after the command
- * @argv: --uid U [--errno ENODEV|EIO] [--cause WORD] DEVICE...
+ * @argv: --uid U [--errno ENODEV|EIO] [--cause WORD] [--revoke] DEVICE...
  *
- * Return: 0 when every access of the user to every device is paused; 4
- * when some is not (a mapping, a holder that could not be woken, a
- * device not paused: each is named); 1 if nothing was paused; 2 on a
- * usage error (nothing sent).
+ * With --revoke, the user's descriptors of the devices are released and
+ * their mappings replaced too, irreversibly (the user reopens after
+ * resume): what a pause alone reports as kept is taken away.
+ *
+ * Return: 0 when every access of the user to every device is paused
+ * (--revoke: and taken away); 4 when some is not (a mapping, a holder
+ * that could not be woken or released, a device not paused: each is
+ * named); 1 if nothing was paused; 2 on a usage error (nothing sent).
  */
 int do_pause(int argc, char **argv)
 {

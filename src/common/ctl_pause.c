@@ -107,8 +107,9 @@ int revoke_req_parse_pause(const char *key, const char *val,
  * @req: a pause or resume request
  * @why: on error, a static string naming the problem
  *
- * pause uid= with rdev= and type=, or subsystem=; errno= and cause= if
- * it likes.  resume uid= likewise, or uid= alone: all of that user's.
+ * pause uid= with rdev= and type=, or subsystem=; errno=, cause= and
+ * release=yes (pause --revoke: the user's descriptors released and
+ * mappings replaced too) if it likes.  resume uid= likewise, or uid= alone: all of that user's.
  *
  * Return: 0 or -EINVAL.
  */
@@ -121,10 +122,15 @@ int revoke_req_check_pause(const struct revoke_req *req, const char **why)
 		return -EINVAL;
 	}
 	if (req->has_path || req->has_ino || req->has_dev || req->fs ||
-	    req->removed || req->has_release || req->timeout_ms ||
+	    req->removed || req->timeout_ms ||
 	    req->spare || req->force || req->progress || req->action[0] ||
 	    req->nprops) {
-		*why = "pause and resume take uid, rdev, type, subsystem, errno and cause only";
+		*why = "pause and resume take uid, rdev, type, subsystem, errno, cause and release=yes only";
+		return -EINVAL;
+	}
+	if (req->has_release && (req->verb != REVOKE_VERB_PAUSE ||
+				 req->release != REVOKE_RELEASE_YES)) {
+		*why = "release=yes (pause --revoke) is a field of pause, and only yes";
 		return -EINVAL;
 	}
 	if (device && (!req->has_rdev || !req->rdev_type)) {

@@ -20,7 +20,6 @@
  *	class subsystem=S uid=U [user=NAME] errno=E change=WORD
  *	HOLDERS LINE, failure lines		(pause only: pipeline_pause_wake())
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,34 +27,19 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "daemon.h"
-#include "pipeline/pipeline.h"
+#include "pause_run.h"
 #include "store/store.h"
-#include "uevent_netlink.h"
 
-#define PAUSE_CGROUP_ROOT "/sys/fs/cgroup"
 #define PAUSE_CAUSE_DEFAULT "admin"
 
-/* What one pause or resume request is doing, across its devices. */
-struct pause_run {
-	struct daemon *d;
-	uid_t uid;
-	uint32_t err;
-	const char *cause;
-	const char *subsystem;	/* the class being paused or resumed, or "" */
-	struct rbuf lines;	/* its device and class lines */
-	struct pipeline_result sum;
-	bool wake;		/* pause: wake the user's waiters */
-	int failed;		/* a negative errno: the first failure */
-	int wake_err;		/* the holders could not be looked for */
-	uint64_t drained;	/* resume: bytes dropped from the device line's */
-	size_t devices;		/* device lines, of devices done */
-	size_t classes;		/* class lines */
-};
-
+/*
+ * The line of a device done; with @rep (pause --revoke), what was taken
+ * away from the user on it.
+ */
 static void device_line(struct pause_run *run, const struct revoke_pause_key *key,
 			uint32_t err, const char *subsystem,
-			enum revoke_change change)
+			enum revoke_change change,
+			const struct revoke_report *rep)
 {
 	rbuf_printf(&run->lines, REVOKE_LINE_DEVICE " " REVOKE_FIELD_RDEV
 		    "=%u:%u " REVOKE_FIELD_TYPE "=%s " REVOKE_FIELD_UID "=%u",
@@ -71,6 +55,10 @@ static void device_line(struct pause_run *run, const struct revoke_pause_key *ke
 	if (!run->wake)
 		rbuf_printf(&run->lines, " " REVOKE_FIELD_DRAINED "=%llu",
 			    (unsigned long long)run->drained);
+	if (rep)
+		rbuf_printf(&run->lines, " " REVOKE_FIELD_REVOKED "=yes "
+			    REVOKE_FIELD_UNMAPPED "=%u " REVOKE_FIELD_RELEASED
+			    "=%u", rep->unmapped, rep->released);
 	rbuf_printf(&run->lines, "\n");
 	run->devices++;
 }
@@ -101,8 +89,28 @@ static void log_change(const char *verb, const struct revoke_pause_key *key,
 		 answer_change_name(change));
 }
 
-/* Pause one device for the run's user, then wake the user's waiters. */
-static void pause_device(struct pause_run *run, uint32_t rdev, uint32_t type)
+/* What pause --revoke took away from the user on one device: the log. */
+static void log_revoked(const struct revoke_pause_key *key,
+			const struct pipeline_result *res)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "pause --revoke rdev=%u:%u uid=%u",
+		 revoke_kdev_major(key->rdev), revoke_kdev_minor(key->rdev),
+		 key->uid);
+	pipeline_report_log_run(what, res);
+	pipeline_report_log(res);
+}
+
+/**
+ * pause_run_device() - pause one device for the run's user, then wake the
+ *	user's waiters (or, for pause --revoke, take the user's descriptors
+ *	and mappings of it away)
+ * @run: the request
+ * @rdev: the device
+ * @type: REVOKE_RDEV_CHAR or REVOKE_RDEV_BLOCK
+ */
+void pause_run_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 {
 	struct revoke_pause_key key = { .rdev = rdev, .type = type,
 					.uid = run->uid };
@@ -124,14 +132,25 @@ static void pause_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 	    !strncmp(old.cause, PAUSE_CAUSE_SEAT, sizeof(old.cause)))
 		pause_set_cause(&run->d->rb, &key, run->cause);
 	log_change("pause", &key, change);
-	device_line(run, &key, run->err, run->subsystem, change);
-	if (!run->wake)
+	if (!run->wake) {
+		device_line(run, &key, run->err, run->subsystem, change, NULL);
 		return;
-	err = pipeline_pause_wake(&run->d->pipeline, &dev, run->uid, &res);
+	}
+	if (run->revoke)
+		err = pipeline_pause_revoke(&run->d->pipeline, &dev, run->uid,
+					    &res);
+	else
+		err = pipeline_pause_wake(&run->d->pipeline, &dev, run->uid,
+					  &res);
 	if (err) {
+		device_line(run, &key, run->err, run->subsystem, change, NULL);
 		run->wake_err = err;
 		return;
 	}
+	device_line(run, &key, run->err, run->subsystem, change,
+		    run->revoke ? &res.rep : NULL);
+	if (run->revoke)
+		log_revoked(&key, &res);
 	verbs_sum_results(&run->sum, &res);
 	pipeline_result_free(&res);
 }
@@ -154,7 +173,7 @@ int pauses_device(struct daemon *d, const struct revoke_pause_key *key,
 				 .cause = cause, .subsystem = "", .wake = true };
 	size_t i;
 
-	pause_device(&run, key->rdev, key->type);
+	pause_run_device(&run, key->rdev, key->type);
 	if (run.wake_err)
 		log_err("pause rdev=%u:%u uid=%u: cannot wake the waiters: %s\n",
 			revoke_kdev_major(key->rdev),
@@ -232,205 +251,6 @@ void pauses_changed(struct daemon *d)
 	d->notify.stale = true;
 }
 
-/* The type of @subsystem's device nodes. */
-static uint32_t class_type(const char *subsystem)
-{
-	return strcmp(subsystem, "block") ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
-}
-
-/* The sysfs folder whose entries are @subsystem's devices. */
-static void class_dir(const char *subsystem, char *dir, size_t len)
-{
-	/* usb_device nodes (/dev/bus/usb) are a bus's, not a class's */
-	if (!strcmp(subsystem, "usb"))
-		snprintf(dir, len, "/sys/bus/usb/devices");
-	else
-		snprintf(dir, len, "/sys/class/%s", subsystem);
-}
-
-/* Read "MAJ:MIN" from @dir/@name/dev into @rdev; 0 or -1. */
-static int read_dev(const char *dir, const char *name, uint32_t *rdev)
-{
-	char path[512], buf[32];
-	unsigned int ma, mi;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/%s/dev", dir, name);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	ok = fgets(buf, sizeof(buf), f) && sscanf(buf, "%u:%u", &ma, &mi) == 2;
-	fclose(f);
-	return ok && !revoke_kdev(ma, mi, rdev) ? 0 : -1;
-}
-
-/* Pause every device of the run's class that sysfs lists. */
-static int pause_class_devices(struct pause_run *run)
-{
-	char dir[128];
-	struct dirent *e;
-	uint32_t type, rdev;
-	DIR *dp;
-
-	class_dir(run->subsystem, dir, sizeof(dir));
-	type = class_type(run->subsystem);
-	dp = opendir(dir);
-	if (!dp)
-		return -errno;
-	while ((e = readdir(dp)))
-		if (e->d_name[0] != '.' && !read_dev(dir, e->d_name, &rdev))
-			pause_device(run, rdev, type);
-	closedir(dp);
-	return 0;
-}
-
-/* The uevent socket is open while some class is paused. */
-static int any_class(const struct revoke_pause_class *key,
-		     const struct revoke_pause_val *val, void *ctx)
-{
-	(void)key;
-	(void)val;
-	(void)ctx;
-	return 1;
-}
-
-static void pauses_read_uevents(void *arg);
-
-/**
- * pauses_follow() - listen to the kernel's uevents while a class is
- *	paused, and only then
- * @d: the daemon
- *
- * Return: 0 or a negative errno.
- */
-int pauses_follow(struct daemon *d)
-{
-	bool want = pause_class_for_each(&d->rb, any_class, NULL) == 1;
-
-	if (want && d->pause_uevent_fd < 0) {
-		d->pause_uevent_fd = uevent_nl_open();
-		if (d->pause_uevent_fd < 0)
-			return d->pause_uevent_fd;
-		if (d->serving)
-			pauses_watch(d);
-	}
-	if (!want && d->pause_uevent_fd >= 0) {
-		if (d->serving)
-			ctl_loop_unwatch(&d->loop, d->pause_uevent_fd);
-		close(d->pause_uevent_fd);
-		d->pause_uevent_fd = -1;
-	}
-	return 0;
-}
-
-/**
- * pauses_watch() - watch the uevent socket in the event loop
- * @d: the daemon, its loop up
- *
- * Return: 0 or a negative errno.
- */
-int pauses_watch(struct daemon *d)
-{
-	return ctl_loop_watch(&d->loop, d->pause_uevent_fd,
-			      pauses_read_uevents, d);
-}
-
-/* A device the kernel added: pause it for each user its class is for. */
-struct added {
-	struct daemon *d;
-	const char *subsystem;
-	uint32_t rdev;
-	uint32_t type;
-};
-
-static int pause_added(const struct revoke_pause_class *key,
-		       const struct revoke_pause_val *val, void *ctx)
-{
-	struct added *a = ctx;
-	struct pause_run run = { .d = a->d, .uid = key->uid, .err = val->err,
-				 .cause = val->cause,
-				 .subsystem = a->subsystem, .wake = true };
-	char cls[REVOKE_SUBSYSTEM_LEN];
-
-	memcpy(cls, key->subsystem, sizeof(cls));
-	cls[sizeof(cls) - 1] = '\0';
-	if (strcmp(cls, a->subsystem) || class_type(cls) != a->type)
-		return 0;
-	pause_device(&run, a->rdev, a->type);
-	rbuf_free(&run.lines);
-	pipeline_result_free(&run.sum);
-	return 0;
-}
-
-static void pauses_read_uevents(void *arg)
-{
-	struct daemon *d = arg;
-	struct revoke_req req;
-	struct added a = { .d = d };
-	bool changed = false;
-
-	while (uevent_nl_read(d->pause_uevent_fd, &req) == 1) {
-		a.subsystem = uevent_prop(&(struct uevent_props){
-				req.prop_keys, req.prop_vals, req.nprops },
-					  "SUBSYSTEM");
-		if (strcmp(req.action, "add") || !a.subsystem)
-			continue;
-		a.type = req.rdev_type;
-		if (revoke_kdev(req.rdev_major, req.rdev_minor, &a.rdev))
-			continue;
-		pause_class_for_each(&d->rb, pause_added, &a);
-		changed = true;
-	}
-	if (changed) {
-		pause_set_slices(&d->rb, PAUSE_CGROUP_ROOT);
-		d->notify.stale = true;
-	}
-}
-
-/* The class line of a pause or a resume of a class. */
-static void class_line(struct pause_run *run, uint32_t err,
-		       enum revoke_change change)
-{
-	rbuf_printf(&run->lines, REVOKE_LINE_CLASS " " REVOKE_FIELD_SUBSYSTEM
-		    "=%s " REVOKE_FIELD_UID "=%u", run->subsystem,
-		    (unsigned int)run->uid);
-	revoke_user_field(&run->lines, run->uid);
-	rbuf_printf(&run->lines, " " REVOKE_FIELD_ERRNO "=%s "
-		    REVOKE_FIELD_CHANGE "=%s\n", revoke_pause_errno_name(err),
-		    answer_change_name(change));
-	run->classes++;
-}
-
-/* Pause a class: remember it, listen for new devices, pause those there. */
-static int pause_class(struct pause_run *run, struct rbuf *resp)
-{
-	struct revoke_pause_class key = { .uid = run->uid };
-	enum revoke_change change;
-	char dir[128];
-	int err;
-
-	class_dir(run->subsystem, dir, sizeof(dir));
-	if (access(dir, F_OK)) {
-		answer_err(resp, ENOENT, "no device class '%s': %s does not "
-			   "exist (see ls /sys/class)", run->subsystem, dir);
-		return -1;
-	}
-	strcpy(key.subsystem, run->subsystem);
-	err = pause_class_add(&run->d->rb, &key, run->err, run->cause, &change);
-	/* listening before the walk: a device added meanwhile is not missed */
-	if (!err)
-		err = pauses_follow(run->d);
-	if (err) {
-		answer_err(resp, -err, "cannot pause class '%s': %s",
-			   run->subsystem, strerror(-err));
-		return -1;
-	}
-	class_line(run, run->err, change);
-	log_info("pause subsystem=%s uid=%u: %s\n", run->subsystem,
-		 (unsigned int)run->uid, answer_change_name(change));
-	return pause_class_devices(run) ? -1 : 0;
-}
 
 /* End a pause request: slices, the answer, what the pipeline found. */
 static int pause_answer(struct pause_run *run, const char *word,
@@ -482,6 +302,7 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		.err = req->pause_errno ? req->pause_errno : ENODEV,
 		.cause = req->cause[0] ? req->cause : PAUSE_CAUSE_DEFAULT,
 		.subsystem = req->subsystem, .wake = true,
+		.revoke = req->has_release && req->release == REVOKE_RELEASE_YES,
 	};
 	struct revoke_rdev_key key;
 	int ret;
@@ -497,7 +318,7 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		ret = pause_class(&run, resp);
 	} else {
 		key = devices_key_of(req);
-		pause_device(&run, key.rdev, key.type);
+		pause_run_device(&run, key.rdev, key.type);
 		ret = 0;
 	}
 	if (!ret)
@@ -524,7 +345,7 @@ static void resume_device(struct pause_run *run,
 	}
 	log_change("resume", key, change);
 	run->drained = bytes;
-	device_line(run, key, err, subsystem, change);
+	device_line(run, key, err, subsystem, change, NULL);
 	run->drained = 0;
 }
 
@@ -560,7 +381,7 @@ static int resume_class(const struct revoke_pause_class *key,
 	if (pause_class_del(&run->d->rb, key, &change))
 		return 0;
 	run->subsystem = sub;
-	class_line(run, val->err, change);
+	pause_class_line(run, val->err, change);
 	run->subsystem = was;
 	log_info("resume subsystem=%s uid=%u: %s\n", sub,
 		 (unsigned int)run->uid, answer_change_name(change));
@@ -600,7 +421,7 @@ int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 		pauses_follow(d);
 		if (req->subsystem[0] && !run.devices && !run.lines.len) {
 			run.subsystem = req->subsystem;
-			class_line(&run, ENODEV, REVOKE_ABSENT);
+			pause_class_line(&run, ENODEV, REVOKE_ABSENT);
 		}
 	}
 	ret = pause_answer(&run, REVOKE_OK_RESUMED, resp);
@@ -608,38 +429,4 @@ int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 	pipeline_result_free(&run.sum);
 	d->notify.stale = true;
 	return ret;
-}
-
-/* A class paused before this start: its devices added meanwhile too. */
-static int resync_class(const struct revoke_pause_class *key,
-			const struct revoke_pause_val *val, void *ctx)
-{
-	char sub[REVOKE_SUBSYSTEM_LEN];
-	struct pause_run run = { .d = ctx, .uid = key->uid, .err = val->err,
-				 .cause = val->cause, .subsystem = sub,
-				 .wake = true };
-
-	memcpy(sub, key->subsystem, sizeof(sub));
-	sub[sizeof(sub) - 1] = '\0';
-	pause_class_devices(&run);
-	rbuf_free(&run.lines);
-	pipeline_result_free(&run.sum);
-	return 0;
-}
-
-/**
- * pauses_start() - take up the paused classes where the last revoke-bpfd
- *	left them: listen for their new devices, and pause those that
- *	appeared while none ran
- * @d: the daemon, its store open
- *
- * Return: 0 or a negative errno (no uevent socket).
- */
-int pauses_start(struct daemon *d)
-{
-	int err = pauses_follow(d);
-
-	pause_class_for_each(&d->rb, resync_class, d);
-	pause_set_slices(&d->rb, PAUSE_CGROUP_ROOT);
-	return err;
 }

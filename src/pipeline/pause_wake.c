@@ -43,54 +43,6 @@
  * readable, /dev/zero, is not a queue: it stops there) */
 #define PAUSE_DRAIN_MAX (256 * 1024)
 
-/* Does the line "0::PATH" of /proc/PID/cgroup put @pid under @uid's slice? */
-static bool in_slice(pid_t pid, uid_t uid)
-{
-	char path[64], line[512], slice[64];
-	bool in = false;
-	size_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
-	n = (size_t)snprintf(slice, sizeof(slice), "0::/user.slice/user-%u.slice",
-			     (unsigned int)uid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (!in && fgets(line, sizeof(line), f))
-		in = !strncmp(line, slice, n) &&
-		     (line[n] == '/' || line[n] == '\n');
-	fclose(f);
-	return in;
-}
-
-/* Is process @pid @uid's: its real or effective uid, or its slice? */
-static bool proc_is_users(pid_t pid, uid_t uid)
-{
-	char path[64], line[256];
-	unsigned int r, e;
-	bool is = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Uid: %u %u", &r, &e) == 2) {
-			is = r == uid || e == uid;
-			break;
-		}
-	}
-	fclose(f);
-	return is || in_slice(pid, uid);
-}
-
-static bool cred_is(const struct holder_cred *c, uid_t uid)
-{
-	return c->uid == uid || c->euid == uid;
-}
-
 /* Interrupt the threads of @p blocked on @fds, and wake each once. */
 static void wake_proc(const struct holder_proc *p, const int *fds, size_t nfds,
 		      const struct holder_threads *ts,
@@ -130,37 +82,21 @@ out:
 	free(kick);
 }
 
-/*
- * @p's descriptors of the device that are @uid's, into @fds (room for
- * p->nfds): all of them if the process is the user's (@whole), else
- * those the user opened; their number.
- */
-static size_t users_fds(const struct holder_proc *p, uid_t uid, bool whole,
-			int *fds)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < p->nfds; i++)
-		if (whole || cred_is(&p->cred[i], uid))
-			fds[n++] = p->fds[i];
-	return n;
-}
-
 /* Handle @p, a holder of the paused device; 0 or -ENOMEM. */
 static int pause_proc(const struct holder_proc *p, uid_t uid,
 		      const struct holder_threads *ts,
 		      struct pipeline_result *res)
 {
-	bool whole = proc_is_users(p->tgid, uid);
+	bool whole = pause_proc_is_users(p->tgid, uid);
 	size_t i, nfds = 0, kept = 0;
 	int *fds;
 
 	fds = calloc(p->nfds ? p->nfds : 1, sizeof(*fds));
 	if (!fds)
 		return -ENOMEM;
-	nfds = users_fds(p, uid, whole, fds);
+	nfds = pause_users_fds(p, uid, whole, fds);
 	for (i = 0; i < p->nvmas; i++)
-		kept += whole || cred_is(&p->vmas[i].cred, uid);
+		kept += whole || pause_cred_is(&p->vmas[i].cred, uid);
 	if (nfds || kept) {
 		res->rep.holders++;
 		res->rep.fds += nfds;
@@ -251,7 +187,7 @@ static void drain_proc(const struct holder_proc *p, uid_t uid,
 
 	if (!fds)
 		return;
-	n = users_fds(p, uid, proc_is_users(p->tgid, uid), fds);
+	n = pause_users_fds(p, uid, pause_proc_is_users(p->tgid, uid), fds);
 	if (n)
 		pidfd = holder_pidfd(p);
 	for (i = 0; i < n && pidfd >= 0; i++) {

@@ -32,11 +32,16 @@
  * @spare: a holder whose access could not be taken away is left alive
  *	and reported as a failure, instead of being killed
  *	(pipeline_policy.c)
+ * @one_user: act only on what is @uid's, as a pause decides it
+ *	(pause --revoke: pause_users.c)
+ * @uid: see @one_user
  */
 struct pipeline_opts {
 	enum revoke_release release;
 	unsigned int timeout_ms;
 	bool spare;
+	bool one_user;
+	uid_t uid;
 };
 
 #define PIPELINE_TIMEOUT_DEFAULT_MS 2000
@@ -188,6 +193,8 @@ int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      struct pipeline_result *res);
 int pipeline_pause_wake(struct pipeline *pl, const struct revoke_rdev_key *key,
 			uid_t uid, struct pipeline_result *res);
+int pipeline_pause_revoke(struct pipeline *pl, const struct revoke_rdev_key *key,
+			  uid_t uid, struct pipeline_result *res);
 int pipeline_pause_drain(struct pipeline *pl, const struct revoke_rdev_key *key,
 			 uid_t uid, uint64_t *bytes);
 int pipeline_run_fs(struct pipeline *pl, uint32_t s_dev,

@@ -185,6 +185,8 @@ static void handle_stop(struct run *run, struct holder_work *w,
 	 */
 	err = holders_scan(&run->pl->holders, run->key, p->tgid,
 			   run->release || p->nrings, &now);
+	if (!err && run->opts->one_user)
+		pause_keep_users(&now, run->opts->uid);
 	if (err)
 		pipeline_fail(res, p->tgid, 0, "stop", "scan_%s",
 			      pipeline_errname(err));

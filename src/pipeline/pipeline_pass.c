@@ -72,7 +72,7 @@ void pipeline_run_set(struct pipeline *pl, const struct revoke_key *key,
 		      const struct pipeline_opts *opts, uint64_t start,
 		      struct pipeline_result *res)
 {
-	struct run run = { .pl = pl, .key = key, .res = res,
+	struct run run = { .pl = pl, .key = key, .res = res, .opts = opts,
 			   .release = want_release(opts, release_by_default(set)) };
 	struct revoke_file **files;
 	struct holder_work *work;

@@ -311,6 +311,8 @@ int pipeline_passes(struct pipeline *pl, const struct revoke_key *key,
 			err = 0;
 			break;
 		}
+		if (opts->one_user)
+			pause_keep_users(&set, opts->uid);
 		if (!res->passes++ && !res->discover_us)
 			res->discover_us = pipeline_now_us() - start;
 		n = keep_new(&seen, &set);

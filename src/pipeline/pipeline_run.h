@@ -30,6 +30,7 @@
 struct run {
 	struct pipeline *pl;
 	const struct revoke_key *key;
+	const struct pipeline_opts *opts;
 	bool release;
 	struct pipeline_result *res;
 	pid_t *woken;
@@ -115,6 +116,13 @@ void pipeline_wake_threads(struct tracee *t, const int *fds, size_t nfds,
 			   void (*woken)(void *arg, pid_t tid), void *arg);
 void pipeline_holder_handle(struct run *run, struct holder_work *w,
 			    struct revoke_file *file);
+
+/* pause_users.c */
+bool pause_proc_is_users(pid_t pid, uid_t uid);
+bool pause_cred_is(const struct holder_cred *c, uid_t uid);
+size_t pause_users_fds(const struct holder_proc *p, uid_t uid, bool whole,
+		       int *fds);
+void pause_keep_users(struct holder_set *set, uid_t uid);
 
 /* pipeline_dead.c */
 void pipeline_dead_map(struct holder_file *hf);

@@ -22,6 +22,10 @@
  *	setup: ...		what a MODE set up (before "ready")
  *	NAME: ok [DETAIL]	command NAME worked
  *	NAME: ERRNAME		it failed with that errno (strerrorname_np)
+ *	NAME: SIGBUS CODE	it faulted on a mapping (BUS_ADRERR: a page
+ *				past the end of what is mapped now, as a
+ *				mapping revoke-bpf replaced); the client
+ *				goes on
  *
  * Commands, on any descriptor:
  *	read		"reading", then one read(2) of up to 4096 bytes:
@@ -48,6 +52,7 @@
 #include <linux/input.h>
 #include <linux/videodev2.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,15 +252,36 @@ static const struct dc_cmd commands[] = {
 	{ "close", cmd_close, NULL },
 };
 
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t bus_code;
+
 static void on_alarm(int sig)
 {
 	(void)sig;	/* only there to interrupt the blocked call */
 }
 
+/* A fault on a mapping: the command in progress ends with "SIGBUS". */
+static void on_bus(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)uc;
+	bus_code = si->si_code;
+	siglongjmp(bus_jmp, 1);
+}
+
+static const char *bus_name(int code)
+{
+	switch (code) {
+	case BUS_ADRALN: return "BUS_ADRALN";
+	case BUS_ADRERR: return "BUS_ADRERR";
+	case BUS_OBJERR: return "BUS_OBJERR";
+	default: return "?";
+	}
+}
+
 /* Runs command LINE ("NAME [ARG]") and prints its one line. */
 static void run_line(char *line)
 {
-	const struct dc_cmd *cmd = NULL;
+	const struct dc_cmd *volatile cmd = NULL;
 	char out[192], *arg;
 	size_t i;
 	int ret;
@@ -274,6 +300,11 @@ static void run_line(char *line)
 	if (cmd->before)
 		say("%s", cmd->before);
 	out[0] = '\0';
+	if (sigsetjmp(bus_jmp, 1)) {
+		alarm(0);
+		say("%s: SIGBUS %s", cmd->name, bus_name(bus_code));
+		return;
+	}
 	alarm(dc_timeout);
 	ret = cmd->fn(dev_fd, arg, out, sizeof(out));
 	i = (size_t)errno;
@@ -347,6 +378,7 @@ static int usage(void)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };	/* no SA_RESTART */
+	struct sigaction bus = { .sa_sigaction = on_bus, .sa_flags = SA_SIGINFO };
 	const char *mode = NULL;
 	char line[256];
 
@@ -362,6 +394,7 @@ int main(int argc, char **argv)
 	else
 		return usage();
 	sigaction(SIGALRM, &sa, NULL);
+	sigaction(SIGBUS, &bus, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	if (mode && !strcmp(mode, "recv")) {

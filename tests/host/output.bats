@@ -444,6 +444,32 @@ PAUSE_ANSWER=(
 		"  holders 0: fds 0, mappings 0, waiters 0; woken 0; failed 0"
 }
 
+@test "pause --revoke: per device what was released and replaced, the counts as add's; a holder it could not handle: exit 4" {
+	answer "ok paused" \
+		"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=added revoked=yes unmapped=3 released=1" \
+		"holders=1 fds=1 mappings=3 waiters=0 woken=0 unmapped=3 released=1 failed=0 discover_us=90 total_us=2000 killed=0 passes=1"
+	run rbpf pause --uid 1001 --revoke --rdev 116:3 --char
+	[ "$status" -eq 0 ]
+	expect_lines "char device 116:3: paused and revoked for uid 1001 (alice), ENODEV: 1 descriptor released, 3 mappings replaced" \
+		"  holders 1: fds 1, mappings 3, waiters 0; woken 0, unmapped 3, released 1; failed 0"
+	run rbpf --json pause --uid 1001 --revoke --rdev 116:3 --char
+	[ "$status" -eq 0 ]
+	valid pause <<<"$output"
+	pyvalid pause <<<"$output"
+	[ "$(jq -c '[.revoke, .devices[0].revoked, .devices[0].released, .devices[0].unmapped, .report.released, .report.unmapped]' <<<"$output")" = \
+		'[true,true,1,3,1,3]' ]
+	answer "ok paused" \
+		"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=added revoked=yes unmapped=0 released=0" \
+		"holders=1 fds=1 mappings=0 waiters=0 woken=0 unmapped=0 released=0 failed=1 discover_us=90 total_us=2000 killed=0 passes=1" \
+		"failure pid=42 tid=0 step=stop reason=traced_by_pid_7 uid=1001 user=alice comm=arecord"
+	run rbpf pause --uid 1001 --revoke --rdev 116:3 --char
+	[ "$status" -eq 4 ]
+	[ "${lines[0]}" = "char device 116:3: paused and revoked for uid 1001 (alice), ENODEV: 0 descriptors released, 0 mappings replaced" ]
+	run rbpf resume --uid 1001 --revoke
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: resume: unknown option '--revoke'; try 'revoke-bpf help resume'" ]
+}
+
 @test "resume: each device given back, or said not paused; nothing: one line" {
 	answer "ok resumed" \
 		"device rdev=116:3 type=char uid=1001 user=alice errno=ENODEV change=deleted drained=48" \

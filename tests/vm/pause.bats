@@ -72,9 +72,10 @@ setup_file() {
 	video=$(sysfs_node video4linux name vivid-000-vid-cap)
 	VID_NODE=/dev/$video
 	[ -c "$PCM_NODE" ] && [ -c "$VID_NODE" ]
+	PCM_RDEV=$(printf '%d:%d' 0x$(stat -c %t "$PCM_NODE") 0x$(stat -c %T "$PCM_NODE"))
 	# the seat's devices are the users' (logind's ACL, in short)
 	chmod 0666 "$EV_NODE" "$HID_NODE" "$PCM_NODE" "$VID_NODE"
-	export EV_NODE EV_RDEV HID_NODE HID_RDEV PCM_NODE VID_NODE
+	export EV_NODE EV_RDEV HID_NODE HID_RDEV PCM_NODE PCM_RDEV VID_NODE
 	start_daemon
 }
 
@@ -567,4 +568,56 @@ resume() {
 	is "ioctl: EIO"
 	run revoke-bpf del --rdev "$EV_RDEV" --char
 	[ "$status" -eq 0 ]
+}
+
+# ---- pause --revoke -------------------------------------------------------------
+
+@test "pause --revoke --uid A of snd-aloop's mmap'd capture: exit 0, A's ring faults with SIGBUS and its descriptor is released; B captures on; after resume A opens again" {
+	client a $A pcm-mmap "$PCM_NODE"
+	client b $B pcm-capture "$PCM_NODE"
+	ask a mmap-read
+	[[ $output =~ ^mmap-read:\ advanced\ [1-9][0-9]*$ ]]
+	pause --uid $A --revoke "$PCM_NODE"
+	[ "$status" -eq 0 ]
+	expect_lines "char device $PCM_RDEV: paused and revoked for uid $A, ENODEV: 1 descriptor released, 3 mappings replaced" \
+		"  holders 1: fds 1, mappings 3, waiters 0; woken 0, unmapped 3, released 1; failed 0"
+	ask a mmap-read
+	is "mmap-read: SIGBUS BUS_ADRERR"
+	# its descriptor is a dead file now (not the device: no ioctl of its)
+	ask a read
+	is "read: EIO"
+	ask b read
+	is "read: ok 480"
+	resume --uid $A
+	[ "$status" -eq 0 ]
+	is "char device $PCM_RDEV: resumed for uid $A"
+	ask a open
+	is "open: ok"
+	run "$ASUSER" $A "$DEVCLIENT" pcm-mmap "$PCM_NODE" <<<mmap-read
+	[[ ${lines[-1]} =~ ^mmap-read:\ advanced\ [1-9][0-9]*$ ]]
+}
+
+@test "pause --revoke --uid A of an evdev node: A's blocked read ends, its descriptor is released, B reads on; --json says so; after resume A reopens and reads" {
+	client a $A "$EV_NODE"
+	client b $B "$EV_NODE"
+	begin a read
+	run revoke-bpf --json pause --uid $A --revoke "$EV_NODE"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.result, .revoke, .devices[0].change, .devices[0].revoked, .devices[0].released, .devices[0].unmapped, .report.fds, .report.released, .report.woken, .failures]' <<<"$output")" = \
+		'["paused",true,"added",true,1,0,1,1,1,[]]' ]
+	finish a
+	is "read: EIO"
+	ask a read
+	is "read: EIO"
+	feed uinput key
+	ask b read
+	is "read: ok 72"
+	resume --uid $A
+	[ "$status" -eq 0 ]
+	client a2 $A "$EV_NODE"
+	begin a2 read
+	feed uinput key
+	finish a2
+	is "read: ok 72"
 }

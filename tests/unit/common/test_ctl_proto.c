@@ -316,7 +316,9 @@ static void test_pause(void)
 		{ "revoke-bpf/1 pause uid=1001 subsystem=Sound\n", "subsystem is not a word of 1 to 31 of [a-z0-9_-], or given twice" },
 		{ "revoke-bpf/1 pause uid=4294967295 subsystem=sound\n", "uid is not a user id (0 to 4294967294), or given twice" },
 		{ "revoke-bpf/1 pause uid=1 uid=2 subsystem=sound\n", "uid is not a user id (0 to 4294967294), or given twice" },
-		{ "revoke-bpf/1 pause uid=1 subsystem=sound ino=3\n", "pause and resume take uid, rdev, type, subsystem, errno and cause only" },
+		{ "revoke-bpf/1 pause uid=1 subsystem=sound ino=3\n", "pause and resume take uid, rdev, type, subsystem, errno, cause and release=yes only" },
+		{ "revoke-bpf/1 pause uid=1 subsystem=sound release=no\n", "release=yes (pause --revoke) is a field of pause, and only yes" },
+		{ "revoke-bpf/1 resume uid=1 release=yes\n", "release=yes (pause --revoke) is a field of pause, and only yes" },
 		{ "revoke-bpf/1 resume uid=1 errno=EIO\n", "errno and cause are fields of pause, not resume" },
 		{ "revoke-bpf/1 add rdev=1:3 type=char uid=1\n", "uid, errno and subsystem are fields of pause and resume only" },
 		{ "revoke-bpf/1 uevent action=add rdev=1:3 type=char uid=1\n", "uevent takes action, rdev, type and p.KEY fields only" },
@@ -340,6 +342,10 @@ static void test_pause(void)
 	      parse("revoke-bpf/1 pause uid=1001 subsystem=video4linux\n", &out,
 		    &why) == 0 && !strcmp(out.subsystem, "video4linux") &&
 	      !out.has_rdev && !out.pause_errno);
+	CHECK("a pause --revoke parses: release=yes",
+	      parse("revoke-bpf/1 pause uid=1001 rdev=13:67 type=char "
+		    "release=yes\n", &out, &why) == 0 && out.has_release &&
+	      out.release == REVOKE_RELEASE_YES);
 	CHECK("a resume of everything of a user parses",
 	      parse("revoke-bpf/1 resume uid=1001\n", &out, &why) == 0 &&
 	      out.verb == REVOKE_VERB_RESUME && out.uid == 1001);
