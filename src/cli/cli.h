@@ -53,7 +53,7 @@ int do_resume(int argc, char **argv);
 
 /* cli_target.c */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,
-		     const char **path);
+		     struct revoke_target *t);
 int cli_target_open(const char *path, struct revoke_req *req);
 int cli_target_leave(int fd);
 

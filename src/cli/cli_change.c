@@ -215,6 +215,26 @@ static const struct {
 	{ "umount", REVOKE_LINE_UMOUNT },
 };
 
+/* add --persist's line was not written (print_report() saw it say so) */
+static bool persist_failed;
+
+/* add --persist: where the line went, or why it did not */
+static void print_persisted(const char *line)
+{
+	char v[3 * 4096], esc[4 * sizeof(v)], no[24] = "?";
+
+	if (revoke_kv_get(line, REVOKE_FIELD_REASON, v, sizeof(v))) {
+		persist_failed = true;
+		printf("  not written to the declared files: %s\n",
+		       cli_esc_name(v, esc, sizeof(esc)));
+		return;
+	}
+	if (!revoke_kv_get(line, REVOKE_FIELD_FILE, v, sizeof(v)))
+		strcpy(v, "%3F");
+	revoke_kv_get(line, REVOKE_FIELD_LINE, no, sizeof(no));
+	printf("  declared in %s:%s\n", cli_esc_name(v, esc, sizeof(esc)), no);
+}
+
 /*
  * add's report: a line of counts, one line per failure and per holder
  * killed, then one per loop device and tty revoked with it.  Return 0,
@@ -243,8 +263,15 @@ static int print_report(char *body)
 				      sizeof(report_arrays[0])); i++)
 			json_lines(report_arrays[i].member, body,
 				   report_arrays[i].word);
-		while ((line = cli_output_next_line(&body)))
+		/* add --persist's, there only if asked for */
+		if (strstr(body, REVOKE_LINE_PERSISTED " "))
+			json_lines("persisted", body, REVOKE_LINE_PERSISTED);
+		while ((line = cli_output_next_line(&body))) {
 			status = left_undone(line, status);
+			if (cli_output_line_is(line, REVOKE_LINE_PERSISTED) &&
+			    strstr(line, " " REVOKE_FIELD_REASON "="))
+				persist_failed = true;
+		}
 		return status;
 	}
 	for (i = 0; i < 9; i++)
@@ -264,6 +291,8 @@ static int print_report(char *body)
 			cli_holders_print(line, true);
 		else if (cli_output_line_is(line, REVOKE_LINE_SLOW))
 			cli_holders_print_slow(line);
+		else if (cli_output_line_is(line, REVOKE_LINE_PERSISTED))
+			print_persisted(line);
 		else
 			print_reach(line);
 	}
@@ -338,13 +367,16 @@ static int print_change(const char *word, char *body, const char *path)
 static int do_change(enum revoke_verb verb, int argc, char **argv)
 {
 	struct revoke_req req = { .verb = verb };
+	struct revoke_target t;
 	struct rbuf resp = {};
 	const char *path;
 	char *word, *body;
 	int fd = -1, ret = 1;
 
-	if (cli_target_parse(argc, argv, &req, &path))
+	if (cli_target_parse(argc, argv, &req, &t))
 		return CLI_EXIT_USAGE;
+	path = t.operand;
+	req.persist = t.persist;
 	if (req.fs == REVOKE_FS_PATH) {
 		if (cli_fs_target(path, &req, false, &fd))
 			return CLI_EXIT_FAIL;
@@ -362,6 +394,9 @@ static int do_change(enum revoke_verb verb, int argc, char **argv)
 		goto out;
 	/* 3 or 4: revoked, but something could not be handled */
 	ret = print_change(word, body, path);
+	/* add --persist: revoked, but not declared as asked */
+	if (!ret && persist_failed)
+		ret = 1;
 out:
 	rbuf_free(&resp);
 	return ret;

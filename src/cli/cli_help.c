@@ -91,6 +91,10 @@ static const struct cli_opt add_opts[] = {
 	  "(traced, never stopping, forking faster than it is stopped) is "
 	  "named and left alive, exit 4, instead of killed (default: killed, "
 	  "unless the policy says 'holders spare')" },
+	{ "--persist", NULL, NULL, "once revoked, also write the line to "
+	  "revoke-bpfd's declared files (/etc/revoke-bpf/revoked.d/local.conf, "
+	  "revoked.d(5)), so that it is revoked again after a reboot; exit 1 "
+	  "if the line could not be written" },
 	{}
 };
 
@@ -192,7 +196,7 @@ static const char *const add_syn[] = {
 	"--fs FS [--force] [ADD-OPTIONS]",
 	"--rdev MAJ:MIN --char|--block [--removed] [ADD-OPTIONS]",
 	"  ADD-OPTIONS: [--cause WORD] [--release|--no-release]",
-	"               [--timeout DURATION] [--spare]",
+	"               [--timeout DURATION] [--spare] [--persist]",
 	NULL,
 };
 
@@ -376,13 +380,19 @@ static const struct cli_help helps[] = {
 	},
 	{
 		.name = "reload", .verb = REVOKE_VERB_RELOAD,
-		.line = "                        reread revoke-bpfd's policy",
+		.line = "                        reread policy and declared "
+			"files",
 		.synopsis = none_syn,
 		.about = "Reread revoke-bpfd's policy file (policy.conf(5)); a "
 			 "bad one is refused with its line number, and the "
-			 "policy in force is kept.",
-		.exit = "0 the new policy is in force; 1 it was refused (the "
-			"old one stays); 2 the command line is wrong",
+			 "policy in force is kept.  Then apply the declared "
+			 "files again (revoked.d(5)): add what a line names, "
+			 "lift what a line added and no line names; each line "
+			 "not applied is shown as FILE:LINE: why.",
+		.exit = "0 the new policy is in force and every declared line "
+			"applied or pending; 1 the policy was refused (the old "
+			"one stays) or a declared line was refused or failed "
+			"(the others are applied); 2 the command line is wrong",
 		.example = "revoke-bpf reload",
 	},
 	{

@@ -53,11 +53,22 @@ static void list_when(const char *line, char *out, size_t len)
 		snprintf(out, len, "-");
 }
 
+/* " [declared FILE:LINE]" after @last (of @len) if a declared line added it */
+static void list_from(const char *line, char *last, size_t len)
+{
+	char from[3 * 300], esc[4 * 300];
+	size_t n = strlen(last);
+
+	if (revoke_kv_get(line, REVOKE_FIELD_FROM, from, sizeof(from)))
+		snprintf(last + n, len - n, "%s[declared %s]", n ? " " : "",
+			 cli_esc_name(from, esc, sizeof(esc)));
+}
+
 /* A revoked device: its type, its number, and why (a cause). */
 static void list_device(const char *line)
 {
 	char type[16], rdev[32], rm[32], den[32], cause[64], when[40];
-	char esc[256], last[320];
+	char esc[256], last[1600];
 
 	list_get(line, REVOKE_FIELD_TYPE, type, sizeof(type));
 	list_get(line, REVOKE_FIELD_RDEV, rdev, sizeof(rdev));
@@ -68,13 +79,14 @@ static void list_device(const char *line)
 	snprintf(last, sizeof(last), "%s%s%s", strcmp(rm, "0") ?
 		 "(removed) " : "", strcmp(cause, "-") ? "cause=" : "",
 		 strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
+	list_from(line, last, sizeof(last));
 	list_row(LIST_ROW, type, rdev, "-", den, when, "-", last);
 }
 
 /* A revoked filesystem: every inode of it, "*". */
 static void list_filesystem(const char *line)
 {
-	char fs[32], den[32], cause[64], when[40], esc[256], last[320];
+	char fs[32], den[32], cause[64], when[40], esc[256], last[1600];
 
 	list_get(line, REVOKE_FIELD_FS, fs, sizeof(fs));
 	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
@@ -82,6 +94,7 @@ static void list_filesystem(const char *line)
 	list_when(line, when, sizeof(when));
 	snprintf(last, sizeof(last), "%s%s", strcmp(cause, "-") ? "cause=" :
 		 "", strcmp(cause, "-") ? cli_esc(cause, esc, sizeof(esc)) : "");
+	list_from(line, last, sizeof(last));
 	list_row(LIST_ROW, "fs", fs, "*", den, when, "-", last);
 }
 
@@ -90,7 +103,7 @@ static void list_inode(const char *line)
 {
 	char dev[32], ino[32], kind[16], den[32], when[40], counts[80];
 	char h[16], f[16], m[16], w[16], fl[16];
-	char name[3 * REVOKE_NAME_MAX], esc[4 * REVOKE_NAME_MAX + 64];
+	char name[3 * REVOKE_NAME_MAX], esc[4 * REVOKE_NAME_MAX + 1400];
 
 	list_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
 	list_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
@@ -113,6 +126,7 @@ static void list_inode(const char *line)
 	if (strcmp(fl, "-") && strcmp(fl, "0"))
 		snprintf(esc + strlen(esc), 64, " (%s holders not handled)",
 			 fl);
+	list_from(line, esc, sizeof(esc));
 	list_row(LIST_ROW, strcmp(kind, "dead") ? "inode" : "dead", dev, ino,
 	       den, when, counts, esc);
 }
@@ -304,12 +318,15 @@ static int check_attached(const char *attached, const char *enforcement)
 	return 0;
 }
 
+static const char *plural(const char *n);
+
 /* status's answer, one field a line, and what of it the summary shows */
 struct status_view {
 	char *body;
 	char enforcement[16], attached[32], skipped[16], entries[24];
 	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
 	char pauses[24], seats[256];
+	char declared[24], applied[24], failed[24], hash[24];
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
 
@@ -350,6 +367,24 @@ static void status_read(struct status_view *v)
 	status_get(v->body, REVOKE_FIELD_VERSION, v->version, sizeof(v->version));
 	status_get(v->body, REVOKE_FIELD_UPTIME_S, v->uptime, sizeof(v->uptime));
 	status_get(v->body, REVOKE_FIELD_EVENTS_LOST, v->lost, sizeof(v->lost));
+	status_get(v->body, REVOKE_FIELD_DECLARED, v->declared,
+		   sizeof(v->declared));
+	status_get(v->body, REVOKE_FIELD_DECLARED_APPLIED, v->applied,
+		   sizeof(v->applied));
+	status_get(v->body, REVOKE_FIELD_DECLARED_FAILED, v->failed,
+		   sizeof(v->failed));
+	status_get(v->body, REVOKE_FIELD_DECLARED_HASH, v->hash,
+		   sizeof(v->hash));
+}
+
+/* "declared: N lines, N applied, N failed (hash H)", of revoked.d(5) */
+static void status_declared(const char *lines, const char *applied,
+			    const char *failed, const char *hash)
+{
+	char esc[96];
+
+	printf("declared: %s line%s, %s applied, %s failed (hash %s)\n", lines,
+	       plural(lines), applied, failed, cli_esc(hash, esc, sizeof(esc)));
 }
 
 /* "s" after a count of @n things, but 1 */
@@ -403,6 +438,8 @@ static void status_summary(const struct status_view *v)
 	status_uptime(v->uptime, up, sizeof(up));
 	printf("%-12s pid %s, version %s, up %s\n", "revoke-bpfd", v->pid,
 	       v->version, up);
+	if (strcmp(v->declared, "?"))
+		status_declared(v->declared, v->applied, v->failed, v->hash);
 	if (strcmp(v->seats, "-") && strcmp(v->seats, "?"))
 		printf("%-12s %s: who has a session there but not the active "
 		       "one is paused on its uaccess devices\n", "seats",
@@ -503,12 +540,64 @@ int do_status(int argc, char **argv)
 	return check_attached(v.attached, v.enforcement);
 }
 
+/*
+ * reload's lines of the declared files: the counts, then each line not
+ * applied, "FILE:LINE: why".  Return 1 if a line was refused or failed
+ * (not merely pending), else 0.
+ */
+static int reload_declared(char *body)
+{
+	char *line, v[4][24], src[3 * 4096], why[3 * 1024], pend[8];
+	char esrc[4 * sizeof(src)], ewhy[4 * sizeof(why)];
+	static const char *const keys[4] = {
+		REVOKE_FIELD_DECLARED, REVOKE_FIELD_DECLARED_APPLIED,
+		REVOKE_FIELD_DECLARED_FAILED, REVOKE_FIELD_DECLARED_HASH,
+	};
+	int i, ret = 0;
+
+	if (json_output) {
+		while ((line = cli_output_next_line(&body)))
+			if (cli_output_line_is(line, REVOKE_LINE_DECLARED))
+				json_fields(REVOKE_LINE_DECLARED, line +
+					    strlen(REVOKE_LINE_DECLARED) + 1);
+			else if (cli_output_line_is(line,
+						    REVOKE_LINE_DECLARED_ERROR) &&
+				 strstr(line, " " REVOKE_FIELD_PENDING "=no"))
+				ret = 1;
+		return ret;
+	}
+	while ((line = cli_output_next_line(&body))) {
+		if (cli_output_line_is(line, REVOKE_LINE_DECLARED)) {
+			for (i = 0; i < 4; i++)
+				if (!revoke_kv_get(line, keys[i], v[i],
+						   sizeof(v[i])))
+					strcpy(v[i], "?");
+			status_declared(v[0], v[1], v[2], v[3]);
+			continue;
+		}
+		if (!cli_output_line_is(line, REVOKE_LINE_DECLARED_ERROR))
+			continue;
+		if (!revoke_kv_get(line, REVOKE_FIELD_SOURCE, src, sizeof(src)))
+			strcpy(src, "%3F");
+		if (!revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why)))
+			strcpy(why, "%3F");
+		if (revoke_kv_get(line, REVOKE_FIELD_PENDING, pend,
+				  sizeof(pend)) && strcmp(pend, "yes"))
+			ret = 1;
+		printf("%s: ", cli_esc_name(src, esrc, sizeof(esrc)));
+		printf("%s\n", cli_esc_name(why, ewhy, sizeof(ewhy)));
+	}
+	return ret;
+}
+
 /**
- * do_reload() - revoke-bpf reload: revoke-bpfd rereads its policy
+ * do_reload() - revoke-bpf reload: revoke-bpfd rereads its policy and
+ *	applies the declared files again
  * @argc: number of arguments after the command
  * @argv: the arguments
  *
- * Return: 0; 1 on an error; 2 if given an operand.
+ * Return: 0; 1 on an error or if a declared line was refused or failed
+ * (the others are applied); 2 if given an operand.
  */
 int do_reload(int argc, char **argv)
 {
@@ -521,12 +610,15 @@ int do_reload(int argc, char **argv)
 	if (ret)
 		goto out;
 	line = cli_output_next_line(&body);
-	ret = 0;
 	if (json_output) {
 		json_open(NULL, '{');
 		json_str("result", REVOKE_OK_RELOADED);
 		if (line)
 			json_fields(NULL, line);
+		if (strstr(body, REVOKE_LINE_DECLARED " "))
+			json_lines("declared_errors", body,
+				   REVOKE_LINE_DECLARED_ERROR);
+		ret = reload_declared(body);
 		json_close('}');
 		goto out;
 	}
@@ -538,6 +630,7 @@ int do_reload(int argc, char **argv)
 	printf("reloaded: %s rule%s from %s (device removals from %s)\n", rules,
 	       strcmp(rules, "1") ? "s" : "", cli_esc_name(policy, esc,
 							   sizeof(esc)), source);
+	ret = reload_declared(body);
 out:
 	rbuf_free(&resp);
 	return ret;

@@ -3,7 +3,7 @@
  * cli_target.c - what add, del and umount name: a file (PATH, sent as a
  * descriptor), an inode (--inode N [--dev MAJ:MIN]), a filesystem (--fs
  * FS, see cli_fs.c; del --fs-dev MAJ:MIN) or a device (--rdev MAJ:MIN
- * --char|--block), and add's options.
+ * --char|--block), and add's options, parsed by src/common/target.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,286 +18,33 @@
 
 #include "cli.h"
 
-/* What the command line of add, del or umount names, before it is sent. */
-struct target_args {
-	const char *operand;	/* PATH, or FS with --fs */
-	const char *devspec;	/* --dev MAJ:MIN */
-	const char *rdevspec;	/* --rdev MAJ:MIN */
-	const char *inode;	/* --inode N */
-	const char *fsdev;	/* --fs-dev MAJ:MIN (del) */
-	bool fs;		/* --fs */
-	bool force;		/* --force */
-};
-
-/* The operands of add/del --rdev MAJ:MIN --char|--block. */
-static int device_target(const struct target_args *t, struct revoke_req *req)
-{
-	if (t->operand || t->devspec || t->inode) {
-		p_err("--rdev names a device by number; it takes no PATH, "
-		      "--inode or --dev");
-		return -1;
-	}
-	if (!t->rdevspec) {
-		p_err("--char, --block, --removed and --cause go with --rdev MAJ:MIN");
-		return -1;
-	}
-	if (revoke_parse_devspec(t->rdevspec, &req->rdev_major,
-				 &req->rdev_minor)) {
-		p_err("invalid --rdev '%s': expected MAJ:MIN with major < 4096 "
-		      "and minor < 1048576", t->rdevspec);
-		return -1;
-	}
-	if (!req->rdev_type) {
-		p_err("--rdev needs --char or --block: the same numbers name "
-		      "different devices of each kind");
-		return -1;
-	}
-	req->has_rdev = true;
-	return 0;
-}
-
-/* --timeout DURATION: 0, or -1 after a message */
-static int timeout_option(const char *arg, struct revoke_req *req)
-{
-	uint64_t ms;
-
-	if (!arg || revoke_parse_duration_ms(arg, REVOKE_TIMEOUT_MAX_MS, &ms) ||
-	    !ms) {
-		p_err("--timeout needs a duration from 1ms to %ds: seconds, or "
-		      "a number with ms, s or min (100ms, 2s, 1min)",
-		      REVOKE_TIMEOUT_MAX_MS / 1000);
-		return -1;
-	}
-	req->timeout_ms = (unsigned int)ms;
-	return 0;
-}
-
-/* add's own options: 1 if argv[*@i] is one, 0 if not, -1 after a message */
-static int add_option(int argc, char **argv, int *i, struct revoke_req *req)
-{
-	const char *a = argv[*i];
-
-	if (req->verb != REVOKE_VERB_ADD && req->verb != REVOKE_VERB_UMOUNT)
-		return 0;
-	if (req->verb == REVOKE_VERB_UMOUNT &&
-	    (!strcmp(a, "--removed") || !strcmp(a, "--release") ||
-	     !strcmp(a, "--no-release"))) {
-		p_err("umount takes no %s: it releases every descriptor of the "
-		      "filesystem", a);
-		return -1;
-	}
-	if (!strcmp(a, "--removed")) {
-		req->removed = true;
-	} else if (!strcmp(a, "--cause")) {
-		if (++*i == argc || revoke_parse_cause(argv[*i], req->cause,
-						       sizeof(req->cause))) {
-			p_err("--cause needs one word of 1 to 31 letters, "
-			      "digits or _.:-");
-			return -1;
-		}
-	} else if (!strcmp(a, "--release") || !strcmp(a, "--no-release")) {
-		req->has_release = true;
-		req->release = a[2] == 'r' ? REVOKE_RELEASE_YES :
-					     REVOKE_RELEASE_NO;
-	} else if (!strcmp(a, "--spare")) {
-		req->spare = true;
-	} else if (!strcmp(a, "--timeout")) {
-		return timeout_option(++*i < argc ? argv[*i] : NULL, req) ? -1 : 1;
-	} else if (!strncmp(a, "--timeout=", 10)) {
-		return timeout_option(a + 10, req) ? -1 : 1;
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
-/*
- * The operand of --fs: FS, resolved later (cli_fs_target()); or, for
- * del, --fs-dev MAJ:MIN, a filesystem that may be gone, as
- * /proc/self/mountinfo showed it.  0, or -1 after a message.
- */
-static int fs_target(const struct target_args *t, struct revoke_req *req,
-		     const char **path)
-{
-	if (t->devspec || t->rdevspec || t->inode || req->rdev_type ||
-	    req->removed) {
-		p_err("--fs names a filesystem; it takes no --inode, --dev, "
-		      "--rdev, --char, --block or --removed");
-		return -1;
-	}
-	if (t->fsdev) {
-		if (t->operand || t->fs) {
-			p_err("--fs-dev names a filesystem by number; it takes "
-			      "no --fs or FS");
-			return -1;
-		}
-		if (revoke_parse_devspec(t->fsdev, &req->fs_major,
-					 &req->fs_minor)) {
-			p_err("invalid --fs-dev '%s': expected MAJ:MIN with "
-			      "major < 4096 and minor < 1048576", t->fsdev);
-			return -1;
-		}
-		req->fs = REVOKE_FS_DEV;
-		return 0;
-	}
-	if (!t->operand) {
-		p_err(req->verb == REVOKE_VERB_UMOUNT ?
-		      "missing MOUNTPOINT (or the block device mounted there)" :
-		      "--fs needs FS: a mount point, a file on the filesystem "
-		      "or the block device it is mounted from");
-		return -1;
-	}
-	req->fs = REVOKE_FS_PATH;
-	req->force = t->force;
-	*path = t->operand;
-	return 0;
-}
-
-/* --inode N [--dev MAJ:MIN], or PATH: 0, or -1 after a message. */
-static int inode_target(const struct target_args *t, struct revoke_req *req,
-			const char **path)
-{
-	int err;
-
-	if (t->devspec && !t->inode) {
-		p_err("--dev names the filesystem of an --inode; a PATH needs "
-		      "none");
-		return -1;
-	}
-	if (!t->inode) {
-		if (!t->operand) {
-			p_err("missing PATH (or --inode N, --fs FS, --rdev "
-			      "MAJ:MIN); try 'revoke-bpf help'");
-			return -1;
-		}
-		if (t->operand[0] &&
-		    strspn(t->operand, "0123456789") == strlen(t->operand)) {
-			p_err("'%s' could be the file ./%s or inode %s: write "
-			      "./%s for the file, --inode %s for the inode",
-			      t->operand, t->operand, t->operand, t->operand,
-			      t->operand);
-			return -1;
-		}
-		*path = t->operand;
-		return 0;
-	}
-	if (t->operand) {
-		p_err("--inode names the file by number; it takes no PATH "
-		      "('%s')", t->operand);
-		return -1;
-	}
-	err = revoke_parse_ino(t->inode, &req->ino);
-	if (err) {
-		p_err("invalid --inode '%s': %s", t->inode,
-		      err == -ERANGE ? "out of range (at most 18446744073709551615)"
-				     : "not a positive integer");
-		return -1;
-	}
-	req->has_ino = true;
-	if (!t->devspec)
-		return 0;
-	if (revoke_parse_devspec(t->devspec, &req->major, &req->minor)) {
-		p_err("invalid --dev '%s': expected MAJ:MIN with major < 4096 "
-		      "and minor < 1048576", t->devspec);
-		return -1;
-	}
-	req->has_dev = true;
-	return 0;
-}
-
-/* An option taking a value: where it goes in @t, or NULL if not one. */
-static const char **value_option(const char *a, struct target_args *t,
-				 enum revoke_verb verb)
-{
-	if (!strcmp(a, "--inode") && verb != REVOKE_VERB_UMOUNT)
-		return &t->inode;
-	if (!strcmp(a, "--dev") && verb != REVOKE_VERB_UMOUNT)
-		return &t->devspec;
-	if (!strcmp(a, "--rdev") && verb != REVOKE_VERB_UMOUNT)
-		return &t->rdevspec;
-	if (!strcmp(a, "--fs-dev") && verb == REVOKE_VERB_DEL)
-		return &t->fsdev;
-	return NULL;
-}
-
-/* One word of the command line: 0, or -1 after a message. */
-static int target_word(int argc, char **argv, int *i, struct target_args *t,
-		       struct revoke_req *req)
-{
-	const char *a = argv[*i], **val;
-
-	if ((val = value_option(a, t, req->verb))) {
-		if (++*i == argc) {
-			p_err("%s needs a value", a);
-			return -1;
-		}
-		*val = argv[*i];
-	} else if (!strcmp(a, "--json")) {
-		json_output = true;
-	} else if (!strcmp(a, "--fs")) {	/* umount: FS all the same */
-		t->fs = true;
-	} else if (!strcmp(a, "--force") && req->verb != REVOKE_VERB_DEL) {
-		t->force = true;
-	} else if ((!strcmp(a, "--char") || !strcmp(a, "--block")) &&
-		   req->verb != REVOKE_VERB_UMOUNT) {
-		if (req->rdev_type) {
-			p_err("give one of --char and --block");
-			return -1;
-		}
-		req->rdev_type = a[2] == 'c' ? REVOKE_RDEV_CHAR :
-					       REVOKE_RDEV_BLOCK;
-	} else if (!strcmp(a, "--") && *i + 1 < argc && !t->operand) {
-		t->operand = argv[++*i];
-	} else if (a[0] == '-' && a[1]) {
-		p_err("unknown option '%s'; try 'revoke-bpf help %s'", a,
-		      revoke_verb_name(req->verb));
-		return -1;
-	} else if (t->operand) {
-		p_err("unexpected extra operand '%s'", a);
-		return -1;
-	} else {
-		t->operand = a;
-	}
-	return 0;
-}
-
 /**
  * cli_target_parse() - the operands of add, del and umount
  * @argc: their number
  * @argv: the operands, after the command
  * @req: the request, with its verb; the target and add's options are set
- * @path: set to the PATH or FS operand (FS when @req->fs is
- *	REVOKE_FS_PATH: see cli_fs_target()), or NULL
+ * @t: the PATH or FS operand (FS when @req->fs is REVOKE_FS_PATH: see
+ *	cli_fs_target()), or NULL; and whether add --persist was given
  *
- * add and del take PATH, --inode N [--dev MAJ:MIN], --fs FS (del: or
- * --fs-dev MAJ:MIN), or --rdev MAJ:MIN --char|--block; umount takes FS.
- * A PATH is never read as a number: an operand of digits only, which
- * could be either, is refused.  Nothing is looked up here.
+ * The grammar is revoke_target_parse()'s (src/common/target.c), the one
+ * the daemon's declared files are read with; --json here is the global
+ * option's.
  *
  * Return: 0, or -1 after a message (a usage error: CLI_EXIT_USAGE).
  */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,
-		     const char **path)
+		     struct revoke_target *t)
 {
-	struct target_args t = {};
-	int i, ret;
+	char err[512];
+	int ret;
 
-	*path = NULL;
-	for (i = 0; i < argc; i++) {
-		ret = add_option(argc, argv, &i, req);
-		if (ret < 0 || (!ret && target_word(argc, argv, &i, &t, req)))
-			return -1;
-	}
-	if (t.force && !t.fs && req->verb != REVOKE_VERB_UMOUNT) {
-		p_err("--force goes with --fs: it revokes a filesystem the "
-		      "system cannot do without");
-		return -1;
-	}
-	if (t.fs || t.fsdev || req->verb == REVOKE_VERB_UMOUNT)
-		return fs_target(&t, req, path);
-	if (t.rdevspec || req->rdev_type || req->removed || req->cause[0])
-		return device_target(&t, req);
-	return inode_target(&t, req, path);
+	ret = revoke_target_parse(argc, argv, REVOKE_TARGET_CLI, req, t, err,
+				  sizeof(err));
+	if (t->json)
+		json_output = true;
+	if (ret)
+		p_err("%s", err);
+	return ret;
 }
 
 /**

@@ -15,5 +15,6 @@
 #include "ctl_verbs.h"
 #include "key.h"
 #include "log.h"
+#include "target.h"
 
 #endif /* REVOKE_COMMON_H */

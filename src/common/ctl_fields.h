@@ -173,6 +173,27 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_RULES		"rules"
 #define REVOKE_FIELD_SOURCE		"source"
 
+/*
+ * The declared files (revoked.d(5)): status's and reload's counts, list's
+ * mark of an entry a line added (from=FILE:LINE, percent-encoded),
+ * reload's "declared_error source=FILE:LINE reason=PCT pending=yes|no"
+ * lines, and add persist=yes's "persisted file=PCT line=N" (or
+ * "persisted reason=PCT": not written)
+ */
+#define REVOKE_FIELD_DECLARED		"declared"
+#define REVOKE_FIELD_DECLARED_APPLIED	"declared_applied"
+#define REVOKE_FIELD_DECLARED_FAILED	"declared_failed"
+#define REVOKE_FIELD_DECLARED_PENDING	"declared_pending"
+#define REVOKE_FIELD_DECLARED_HASH	"declared_hash"
+#define REVOKE_FIELD_DECLARED_DIR	"declared_dir"
+#define REVOKE_FIELD_FROM		"from"
+#define REVOKE_FIELD_FILE		"file"
+#define REVOKE_FIELD_LINE		"line"
+#define REVOKE_FIELD_PENDING		"pending"
+#define REVOKE_LINE_DECLARED		"declared"
+#define REVOKE_LINE_DECLARED_ERROR	"declared_error"
+#define REVOKE_LINE_PERSISTED		"persisted"
+
 /* events: one line per denial (dev, ino, pid, uid and comm as above) */
 #define REVOKE_FIELD_TS_NS		"ts_ns"		/* CLOCK_MONOTONIC */
 #define REVOKE_FIELD_TIME_NS		"time_ns"	/* the same, as epoch ns */

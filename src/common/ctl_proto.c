@@ -92,11 +92,12 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	if (req->cause[0])
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
 			 " cause=%s", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
 		     revoke_verb_name(req->verb), act, path, fs, ino, dev, rdev,
 		     rel, tmo, req->spare ? " spare=yes" : "",
 		     req->force ? " force=yes" : "",
-		     req->progress ? " progress=yes" : "");
+		     req->progress ? " progress=yes" : "",
+		     req->persist ? " persist=yes" : "");
 	if (n < 0 || (size_t)n >= len || revoke_req_format_props(req, buf, len))
 		return -ENOSPC;
 	used = strlen(buf);
@@ -404,6 +405,14 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 		req->progress = true;
 		return 0;
 	}
+	if (!strcmp(key, "persist")) {
+		if (req->persist || strcmp(val, "yes")) {
+			*why = "persist is given once, as persist=yes";
+			return -EINVAL;
+		}
+		req->persist = true;
+		return 0;
+	}
 	return parse_rdev_field(key, val, req, why);
 }
 
@@ -421,7 +430,7 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		}
 		if (req->has_ino || req->has_dev || req->removed ||
 		    req->cause[0] || req->has_release || req->timeout_ms ||
-		    req->spare || req->progress || req->force ||
+		    req->spare || req->progress || req->force || req->persist ||
 		    req->has_uid || req->pause_errno || req->subsystem[0]) {
 			*why = "uevent takes action, rdev, type and p.KEY fields only";
 			return -EINVAL;
@@ -473,6 +482,10 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	}
 	if (!add_fields && req->progress) {
 		*why = "progress is a field of add and umount only";
+		return -EINVAL;
+	}
+	if (req->persist && req->verb != REVOKE_VERB_ADD) {
+		*why = "persist is a field of add only";
 		return -EINVAL;
 	}
 	return 0;

@@ -32,6 +32,9 @@
  * (spare=yes) rather than killed (the default, unless the policy says
  * "holders spare").
  *
+ * persist=yes (add) asks that the request's line, as revoked.d(5) writes
+ * it, be added to the declared folder's local.conf once the add is done.
+ *
  * progress=yes (add, umount) asks for lines "progress step=WORD [done=N
  * total=N]" before the answer's first line, one as each step begins
  * (and as holders are handled); a client that does not read them gets
@@ -118,6 +121,8 @@ enum revoke_fs_by {
  * @timeout_ms: drain timeout; 0 if not given (add)
  * @spare: holders that cannot be handled are left alive (add)
  * @progress: progress lines before the answer (add, umount)
+ * @persist: once added, the request's line is written to the declared
+ *	folder's local.conf (add; revoked.d(5))
  * @force: revoke (add fs=yes) or unmount a filesystem the system cannot
  *	do without (devtmpfs, devpts, cgroup, revoke-bpfd's socket's...)
  * @has_rdev: @rdev_major, @rdev_minor and @rdev_type name a device
@@ -150,6 +155,7 @@ struct revoke_req {
 	unsigned int timeout_ms;
 	bool spare;
 	bool progress;
+	bool persist;
 	bool force;
 	bool has_rdev;
 	unsigned int rdev_major;

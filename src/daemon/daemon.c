@@ -2,7 +2,8 @@
 /*
  * daemon.c - revoke-bpfd's main: parse the options, check for BPF LSM,
  * load (or adopt) and pin the enforcement programs, then serve the
- * control socket until SIGTERM or SIGINT; SIGHUP rereads the policy.
+ * control socket until SIGTERM or SIGINT; SIGHUP rereads the policy and
+ * the declared files (declared.c).
  *
  * Connections are served together by one event loop (ctl_loop.c); each
  * complete request is answered at once by its verb (verbs.c).  Between
@@ -72,6 +73,9 @@ static void usage(FILE *f)
 		"  --policy FILE       which removed devices to revoke, and how\n"
 		"                      (default %s; reread on SIGHUP\n"
 		"                      and 'revoke-bpf reload')\n"
+		"  --declared DIR      the declared revocations, DIR/*.conf, one\n"
+		"                      'revoke-bpf add' line each (default %s;\n"
+		"                      reread on a change, SIGHUP and reload)\n"
 		"  --detach-after S    detach the programs S seconds after the last\n"
 		"                      revocation is lifted (default %d; 0: at once)\n"
 		"  -v, --verbose       print libbpf's debug output\n"
@@ -81,7 +85,7 @@ static void usage(FILE *f)
 		"Exit status (from 2 on, a restart cannot help):\n",
 		REVOKE_PIN_DIR, REVOKE_SOCKET_PATH, REVOKE_PIN_DIR,
 		REVOKE_SOCKET_PATH, REVOKE_MAX_ENTRIES_DEFAULT, POLICY_PATH_DEFAULT,
-		DETACH_AFTER_DEFAULT_S);
+		DECLARED_DIR_DEFAULT, DETACH_AFTER_DEFAULT_S);
 	for (i = 0; i < sizeof(daemon_exits) / sizeof(daemon_exits[0]); i++)
 		fprintf(f, "  %d  %s\n", daemon_exits[i].code,
 			daemon_exits[i].what);
@@ -93,6 +97,7 @@ struct options {
 	const char *proc;
 	const char *group;
 	const char *policy;
+	const char *declared;
 	uint32_t max_entries;
 	uint32_t detach_after_s;
 	bool verbose;
@@ -127,6 +132,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "group", required_argument, NULL, 'g' },
 		{ "proc", required_argument, NULL, 'P' },
 		{ "policy", required_argument, NULL, 'y' },
+		{ "declared", required_argument, NULL, 'D' },
 		{ "detach-after", required_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -153,6 +159,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'y':
 			o->policy = optarg;
+			break;
+		case 'D':
+			o->declared = optarg;
 			break;
 		case 'm':
 			if (revoke_parse_u64(optarg, &n) || n == 0 ||
@@ -261,6 +270,7 @@ static void read_signal(void *arg)
 		return;
 	if (si.ssi_signo == SIGHUP) {
 		devices_reload_policy(d, err, sizeof(err));
+		declared_apply(d);
 		return;
 	}
 	log_info("%s, exiting; the pinned programs keep enforcing\n",
@@ -357,6 +367,8 @@ static int serve(struct daemon *d, int lfd)
 		ret = pauses_watch(d);
 	if (!ret)
 		ret = seats_watch(d);
+	if (!ret)
+		ret = declared_watch(d);
 	if (!ret)
 		ret = ctl_loop_run(&d->loop);
 	if (ret)
@@ -455,6 +467,12 @@ static int run(struct daemon *d, const struct options *o, int lfd)
 	if (ret)
 		log_err("cannot follow the seats: inotify: %s\n",
 			strerror(-ret));
+	/* the declared lines in force before READY=1 */
+	ret = declared_watch_start(d);
+	if (ret)
+		log_warn("cannot watch %s: %s; it is read at start and on "
+			 "reload only\n", d->decl.dir, strerror(-ret));
+	declared_apply(d);
 	log_info("ready, listening on %s\n", o->socket_path);
 	notify_init(d);
 	notify_ready(d);
@@ -474,6 +492,7 @@ int main(int argc, char **argv)
 		.socket_path = REVOKE_SOCKET_PATH,
 		.proc = "/proc",
 		.policy = POLICY_PATH_DEFAULT,
+		.declared = DECLARED_DIR_DEFAULT,
 		.max_entries = REVOKE_MAX_ENTRIES_DEFAULT,
 		.detach_after_s = DETACH_AFTER_DEFAULT_S,
 	};
@@ -490,6 +509,7 @@ int main(int argc, char **argv)
 	d.socket_path = o.socket_path;
 	d.proc = o.proc;
 	d.policy_path = o.policy;
+	declared_init(&d.decl, o.declared, DECLARED_STATE_DEFAULT);
 	d.detach_after_ms = o.detach_after_s * 1000;
 	ret = DAEMON_EXIT_NOT_ROOT;
 	if (geteuid() != 0) {
@@ -538,5 +558,6 @@ cleanup:
 	if (d.seats.fd >= 0)
 		close(d.seats.fd);
 	policy_free(&d.policy);
+	declared_fini(&d.decl);
 	return ret;
 }

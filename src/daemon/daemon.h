@@ -32,6 +32,7 @@
 
 #include "common/common.h"
 #include "ctl_loop.h"
+#include "declared.h"
 #include "events.h"
 #include "named.h"
 #include "pipeline/pipeline.h"
@@ -173,6 +174,7 @@ struct daemon_seats {
  * @loop: the event loop
  * @notify: what systemd was told
  * @busy: the long request under way
+ * @decl: the declared files (declared.c)
  * @serving: @loop is up
  * @quit: end @loop
  */
@@ -200,6 +202,7 @@ struct daemon {
 	unsigned int logged_detaches;
 	struct daemon_notify notify;
 	struct daemon_busy busy;
+	struct declared decl;
 	bool serving;
 	bool quit;
 };

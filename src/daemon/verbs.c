@@ -333,6 +333,7 @@ static int verbs_unload(struct daemon *d, const struct ctl_peer *peer,
 	revoke_events_close(&d->events);
 	store_close(&d->rb);
 	err = store_unload(pin_dir);
+	declared_forget(d);
 	log_info("unload by uid=%u pid=%d: %s\n", (unsigned int)peer->uid,
 		 (int)peer->pid, err ? strerror(-err) :
 		 "every program detached, every revocation lifted");
@@ -375,6 +376,7 @@ static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 			   err);
 		return -1;
 	}
+	declared_apply(d);
 	rbuf_printf(resp, "ok " REVOKE_OK_RELOADED "\n");
 	/* a path, percent-encoded like every name in an answer */
 	if (revoke_pct_encode(d->policy_path, enc, sizeof(enc)) < 0)
@@ -382,6 +384,7 @@ static int verbs_reload(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, REVOKE_FIELD_POLICY "=%s " REVOKE_FIELD_RULES "=%zu "
 		    REVOKE_FIELD_SOURCE "=%s\n", enc,
 		    d->policy.nrules, d->uevent_fd >= 0 ? "netlink" : "udev");
+	declared_answer(d, resp);
 	return 0;
 }
 
@@ -468,6 +471,7 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 	struct daemon *d = ctx;
 	struct revoke_req req;
 	const char *why = "";
+	bool keep;
 
 	if (revoke_req_parse(buf, len, &req, &why)) {
 		answer_err(resp, EINVAL, "bad request: %s", why);
@@ -490,5 +494,11 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 	 * again after it, not after anyone's status or list */
 	if (revoke_verb_privileged(req.verb))
 		d->notify.stale = true;
-	return verbs_handlers[req.verb](d, peer, &req, resp) == 1;
+	if (req.verb == REVOKE_VERB_DEL &&
+	    declared_refuse_del(d, peer, &req, resp))
+		return false;
+	keep = verbs_handlers[req.verb](d, peer, &req, resp) == 1;
+	if (req.verb == REVOKE_VERB_ADD)
+		declared_after_add(d, &req, resp);
+	return keep;
 }

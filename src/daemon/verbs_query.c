@@ -153,7 +153,7 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	}
 	rbuf_printf(resp, "ok " REVOKE_OK_LIST "\n");
 	if (body.len)
-		rbuf_printf(resp, "%.*s", (int)body.len, body.data);
+		declared_list_mark(d, body.data, body.len, resp);
 	resp->failed |= body.failed;
 	rbuf_free(&body);
 	return 0;
@@ -246,6 +246,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	rbuf_printf(resp, REVOKE_FIELD_SOCKET "=%s\n", d->socket_path);
 	rbuf_printf(resp, REVOKE_FIELD_ADMIN_GROUP "=%s\n",
 		    d->group_name ? d->group_name : "-");
+	declared_status(d, resp);
 	ctl_loop_status(&d->loop, resp);
 	return 0;
 }
