@@ -176,7 +176,7 @@ $(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
 # The unit tests that need neither root (the others make BPF maps) nor
 # this machine's kernel (test_features reads its BTF), and librevoke's:
 # what a package build runs (debian/rules), in a second or less.
-UNIT_NOROOT := $(addprefix $(BUILD)/tests/,common/test_ctl_proto common/test_key \
+UNIT_NOROOT := $(addprefix $(BUILD)/tests/,common/test_ctl_proto common/test_key common/test_target \
 	       daemon/test_ctl_loop daemon/test_lsm_check daemon/test_policy daemon/test_seat \
 	       daemon/test_uevent_netlink \
 	       pipeline/test_fs_pins pipeline/test_report test_librevoke)
@@ -301,6 +301,7 @@ install: $(BUILD)/revoke-bpfd $(BUILD)/revoke-bpf $(LIB)
 	$(Q)install -D -m 0644 man/revoke-bpf.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpf.8
 	$(Q)install -D -m 0644 man/revoke-bpfd.8 $(DESTDIR)$(MANDIR)/man8/revoke-bpfd.8
 	$(Q)install -D -m 0644 man/policy.conf.5 $(DESTDIR)$(MANDIR)/man5/policy.conf.5
+	$(Q)install -D -m 0644 man/revoked.d.5 $(DESTDIR)$(MANDIR)/man5/revoked.d.5
 	$(Q)install -D -m 0644 dist/revoke-bpf.bash $(DESTDIR)$(COMPLETIONDIR)/revoke-bpf
 	$(Q)install -D -m 0644 doc/revoke-bpf.schema.json \
 		$(DESTDIR)$(DATADIR)/revoke-bpf.schema.json

@@ -43,13 +43,17 @@ int do_del(int argc, char **argv);
 int do_umount(int argc, char **argv);
 int do_list(int argc, char **argv);		/* cli_query.c */
 int do_status(int argc, char **argv);
-int do_reload(int argc, char **argv);
+int do_reload(int argc, char **argv);		/* cli_reload.c */
 int do_unload(int argc, char **argv);
 int do_events(int argc, char **argv);		/* cli_events.c */
 int do_uevent(int argc, char **argv);
 int do_holders(int argc, char **argv);		/* cli_holders_list.c */
 int do_pause(int argc, char **argv);		/* cli_pause.c */
 int do_resume(int argc, char **argv);
+
+/* cli_reload.c */
+void cli_status_declared(const char *lines, const char *applied,
+			 const char *failed, const char *hash);
 
 /* cli_target.c */
 int cli_target_parse(int argc, char **argv, struct revoke_req *req,

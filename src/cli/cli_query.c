@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli_query.c - the commands that name nothing: list, status, reload and
- * unload, and how their answers are shown.
+ * cli_query.c - the commands that name nothing: list, status and
+ * unload (reload: cli_reload.c), and how their answers are shown.
  */
 #include <stdarg.h>
 #include <stdbool.h>
@@ -318,8 +318,6 @@ static int check_attached(const char *attached, const char *enforcement)
 	return 0;
 }
 
-static const char *plural(const char *n);
-
 /* status's answer, one field a line, and what of it the summary shows */
 struct status_view {
 	char *body;
@@ -377,16 +375,6 @@ static void status_read(struct status_view *v)
 		   sizeof(v->hash));
 }
 
-/* "declared: N lines, N applied, N failed (hash H)", of revoked.d(5) */
-static void status_declared(const char *lines, const char *applied,
-			    const char *failed, const char *hash)
-{
-	char esc[96];
-
-	printf("declared: %s line%s, %s applied, %s failed (hash %s)\n", lines,
-	       plural(lines), applied, failed, cli_esc(hash, esc, sizeof(esc)));
-}
-
 /* "s" after a count of @n things, but 1 */
 static const char *plural(const char *n)
 {
@@ -438,12 +426,12 @@ static void status_summary(const struct status_view *v)
 	status_uptime(v->uptime, up, sizeof(up));
 	printf("%-12s pid %s, version %s, up %s\n", "revoke-bpfd", v->pid,
 	       v->version, up);
-	if (strcmp(v->declared, "?"))
-		status_declared(v->declared, v->applied, v->failed, v->hash);
 	if (strcmp(v->seats, "-") && strcmp(v->seats, "?"))
 		printf("%-12s %s: who has a session there but not the active "
 		       "one is paused on its uaccess devices\n", "seats",
 		       cli_esc(v->seats, esc, sizeof(esc)));
+	if (strcmp(v->declared, "?"))
+		cli_status_declared(v->declared, v->applied, v->failed, v->hash);
 	if (strcmp(v->bpf_lsm, "active"))
 		printf("%-12s BPF LSM is not active: nothing can be denied; "
 		       "boot with bpf in lsm=\n", "problem");
@@ -538,102 +526,6 @@ int do_status(int argc, char **argv)
 		status_summary(&v);
 	rbuf_free(&resp);
 	return check_attached(v.attached, v.enforcement);
-}
-
-/*
- * reload's lines of the declared files: the counts, then each line not
- * applied, "FILE:LINE: why".  Return 1 if a line was refused or failed
- * (not merely pending), else 0.
- */
-static int reload_declared(char *body)
-{
-	char *line, v[4][24], src[3 * 4096], why[3 * 1024], pend[8];
-	char esrc[4 * sizeof(src)], ewhy[4 * sizeof(why)];
-	static const char *const keys[4] = {
-		REVOKE_FIELD_DECLARED, REVOKE_FIELD_DECLARED_APPLIED,
-		REVOKE_FIELD_DECLARED_FAILED, REVOKE_FIELD_DECLARED_HASH,
-	};
-	int i, ret = 0;
-
-	if (json_output) {
-		while ((line = cli_output_next_line(&body)))
-			if (cli_output_line_is(line, REVOKE_LINE_DECLARED))
-				json_fields(REVOKE_LINE_DECLARED, line +
-					    strlen(REVOKE_LINE_DECLARED) + 1);
-			else if (cli_output_line_is(line,
-						    REVOKE_LINE_DECLARED_ERROR) &&
-				 strstr(line, " " REVOKE_FIELD_PENDING "=no"))
-				ret = 1;
-		return ret;
-	}
-	while ((line = cli_output_next_line(&body))) {
-		if (cli_output_line_is(line, REVOKE_LINE_DECLARED)) {
-			for (i = 0; i < 4; i++)
-				if (!revoke_kv_get(line, keys[i], v[i],
-						   sizeof(v[i])))
-					strcpy(v[i], "?");
-			status_declared(v[0], v[1], v[2], v[3]);
-			continue;
-		}
-		if (!cli_output_line_is(line, REVOKE_LINE_DECLARED_ERROR))
-			continue;
-		if (!revoke_kv_get(line, REVOKE_FIELD_SOURCE, src, sizeof(src)))
-			strcpy(src, "%3F");
-		if (!revoke_kv_get(line, REVOKE_FIELD_REASON, why, sizeof(why)))
-			strcpy(why, "%3F");
-		if (revoke_kv_get(line, REVOKE_FIELD_PENDING, pend,
-				  sizeof(pend)) && strcmp(pend, "yes"))
-			ret = 1;
-		printf("%s: ", cli_esc_name(src, esrc, sizeof(esrc)));
-		printf("%s\n", cli_esc_name(why, ewhy, sizeof(ewhy)));
-	}
-	return ret;
-}
-
-/**
- * do_reload() - revoke-bpf reload: revoke-bpfd rereads its policy and
- *	applies the declared files again
- * @argc: number of arguments after the command
- * @argv: the arguments
- *
- * Return: 0; 1 on an error or if a declared line was refused or failed
- * (the others are applied); 2 if given an operand.
- */
-int do_reload(int argc, char **argv)
-{
-	struct rbuf resp = {};
-	char *body, *line, policy[4096] = "?", rules[24] = "?";
-	char source[24] = "?", esc[4 * 4096];
-	int ret;
-
-	ret = cli_query(REVOKE_VERB_RELOAD, argc, argv, &resp, &body);
-	if (ret)
-		goto out;
-	line = cli_output_next_line(&body);
-	if (json_output) {
-		json_open(NULL, '{');
-		json_str("result", REVOKE_OK_RELOADED);
-		if (line)
-			json_fields(NULL, line);
-		if (strstr(body, REVOKE_LINE_DECLARED " "))
-			json_lines("declared_errors", body,
-				   REVOKE_LINE_DECLARED_ERROR);
-		ret = reload_declared(body);
-		json_close('}');
-		goto out;
-	}
-	if (line) {
-		revoke_kv_get(line, REVOKE_FIELD_POLICY, policy, sizeof(policy));
-		revoke_kv_get(line, REVOKE_FIELD_RULES, rules, sizeof(rules));
-		revoke_kv_get(line, REVOKE_FIELD_SOURCE, source, sizeof(source));
-	}
-	printf("reloaded: %s rule%s from %s (device removals from %s)\n", rules,
-	       strcmp(rules, "1") ? "s" : "", cli_esc_name(policy, esc,
-							   sizeof(esc)), source);
-	ret = reload_declared(body);
-out:
-	rbuf_free(&resp);
-	return ret;
 }
 
 /**

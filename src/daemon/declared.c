@@ -110,7 +110,7 @@ static int declared_open(struct daemon *d, const struct declared_line *ln,
 
 	fd = open(op, O_PATH | O_CLOEXEC);
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
-		declared_watch_pending(d, op);
+		declared_watch_pending(d, op, true);
 		declared_problem(&d->decl, ln, true, "'%s' does not exist yet; "
 				 "applied when it appears", op);
 		return -1;
@@ -150,7 +150,7 @@ static int declared_known(struct daemon *d, const struct declared_line *ln,
 	if (req->fs == REVOKE_FS_PATH &&
 	    !filesystems_named(d, peer, req, &t, why, sizeof(why)) &&
 	    !t.mnt_root) {
-		declared_watch_pending(d, req->path);
+		declared_watch_pending(d, req->path, false);
 		declared_problem(&d->decl, ln, true, "'%s' is not a mount point "
 				 "yet; applied when something is mounted there",
 				 req->path);
@@ -210,6 +210,9 @@ static int declared_add(struct daemon *d, const struct declared_line *ln,
 			snprintf(k->src, sizeof(k->src), "%s", ln->src);
 		}
 	}
+	/* recorded before the next line: a kill -9 now loses nothing */
+	if (added)
+		declared_save(d);
 	rbuf_free(&resp);
 	return 0;
 }
@@ -352,15 +355,8 @@ static void declared_hash(struct declared *dc, struct declared_line *ln)
 	free(ln->texts);
 }
 
-/**
- * declared_apply() - read the folder and make the set what it declares
- * @d: the daemon
- *
- * Adds what a line names and is not revoked, lifts what a line added
- * and no line names; counts, hash and problems are those of this read.
- * A folder that does not exist declares nothing.
- */
-void declared_apply(struct daemon *d)
+/* One read and apply of every file (declared_apply()). */
+static void declared_apply_once(struct daemon *d)
 {
 	struct declared *dc = &d->decl;
 	struct declared_line ln = {};
@@ -393,10 +389,32 @@ void declared_apply(struct daemon *d)
 	dc->applying = false;
 	d->serving = serving;
 	declared_hash(dc, &ln);
-	declared_save(d);
+	/* nothing declared, nothing recorded: no file to write */
+	if (dc->nkeys || !access(dc->state, F_OK))
+		declared_save(d);
 	log_info("declared: %u lines, %u applied, %u failed (%u pending), "
 		 "hash %s\n", dc->lines, dc->applied, dc->failed, dc->pending,
 		 dc->hash);
+}
+
+/**
+ * declared_apply() - read the folder and make the set what it declares
+ * @d: the daemon
+ *
+ * Adds what a line names and is not revoked, lifts what a line added
+ * and no line names; counts, hash and problems are those of this read.
+ * A folder that does not exist declares nothing.
+ */
+void declared_apply(struct daemon *d)
+{
+	int round;
+
+	for (round = 0; round < 3; round++) {
+		d->decl.again = false;
+		declared_apply_once(d);
+		if (!d->decl.again)
+			break;
+	}
 }
 
 /**

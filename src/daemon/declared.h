@@ -49,6 +49,8 @@ struct declared_key {
  * @cap: room in @keys
  * @applying: an apply is under way: its adds and dels are not an
  *	admin's
+ * @again: a pending path appeared before its folder was watched: apply
+ *	once more
  * @lines: lines read at the last apply (blank and comment lines aside)
  * @applied: of them, those whose entries are in force
  * @failed: the others: refused, failed or pending
@@ -71,6 +73,7 @@ struct declared {
 	size_t nkeys;
 	size_t cap;
 	bool applying;
+	bool again;
 	unsigned int lines;
 	unsigned int applied;
 	unsigned int failed;
@@ -118,7 +121,7 @@ void declared_list_mark(struct daemon *d, const char *body, size_t len,
 /* declared_watch.c */
 int declared_watch_start(struct daemon *d);
 int declared_watch(struct daemon *d);
-void declared_watch_pending(struct daemon *d, const char *path);
+void declared_watch_pending(struct daemon *d, const char *path, bool missing);
 void declared_watch_clear(struct declared *dc);
 
 #endif /* REVOKE_DECLARED_H */

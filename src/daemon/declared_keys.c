@@ -336,7 +336,9 @@ static int declared_persist_line(struct daemon *d, const char *text)
 	ssize_t n;
 	FILE *f;
 
-	if (mkdir(d->decl.dir, 0755) && errno != EEXIST)
+	if (!mkdir(d->decl.dir, 0755))
+		chmod(d->decl.dir, 0755);	/* not the daemon's umask */
+	else if (errno != EEXIST)
 		return -errno;
 	snprintf(path, sizeof(path), "%s/" DECLARED_LOCAL, d->decl.dir);
 	fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

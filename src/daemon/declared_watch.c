@@ -45,11 +45,13 @@ static void declared_watch_dir(struct declared *dc)
  * declared_watch_pending() - apply again when @path may have appeared
  * @d: the daemon
  * @path: a pending line's absolute path
+ * @missing: @path did not exist: if it does once watched, it appeared
+ *	in between, and the apply is run again (declared.c)
  *
  * Its nearest existing folder is watched for entries created or moved
  * in (a folder on the way, then the file).
  */
-void declared_watch_pending(struct daemon *d, const char *path)
+void declared_watch_pending(struct daemon *d, const char *path, bool missing)
 {
 	struct declared *dc = &d->decl;
 	char dir[PATH_MAX], *slash;
@@ -67,6 +69,8 @@ void declared_watch_pending(struct daemon *d, const char *path)
 	}
 	if (wd >= 0)
 		dc->wd[dc->nwd++] = wd;
+	if (missing && !access(path, F_OK))
+		dc->again = true;
 }
 
 /**

@@ -83,6 +83,7 @@ contents() {
 	-o build/revoke.bpf.o
 	-o build/tests/common/test_ctl_proto
 	-o build/tests/common/test_key
+	-o build/tests/common/test_target
 	-o build/tests/daemon/test_ctl_loop
 	-o build/tests/daemon/test_lsm_check
 	-o build/tests/daemon/test_policy
@@ -94,7 +95,7 @@ contents() {
 	EOF
 	)" ]
 	run grep -c '^1\.\.[0-9]' "$DEB/build.log"
-	[ "$output" = 10 ]
+	[ "$output" = 11 ]
 	run grep -c '^not ok' "$DEB/build.log"
 	[ "$output" = 0 ]
 }
@@ -134,6 +135,7 @@ contents() {
 	usr/share/man/
 	usr/share/man/man5/
 	usr/share/man/man5/policy.conf.5.gz
+	usr/share/man/man5/revoked.d.5.gz
 	usr/share/man/man8/
 	usr/share/man/man8/revoke-bpf.8.gz
 	usr/share/man/man8/revoke-bpfd.8.gz

@@ -65,6 +65,7 @@ need_systemd_analyze() {
 	[ -f "$d/usr/share/man/man8/revoke-bpf.8" ]
 	[ -f "$d/usr/share/man/man8/revoke-bpfd.8" ]
 	[ -f "$d/usr/share/man/man5/policy.conf.5" ]
+	[ -f "$d/usr/share/man/man5/revoked.d.5" ]
 	[ -f "$d/usr/share/bash-completion/completions/revoke-bpf" ]
 	[ "$(jq -r .title "$d/usr/share/revoke-bpf/revoke-bpf.schema.json")" = "revoke-bpf --json" ]
 	[ -f "$d/etc/revoke-bpf/policy.conf" ]

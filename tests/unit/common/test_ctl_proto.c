@@ -156,6 +156,13 @@ static void test_accepts(void)
 	      !revoke_verb_privileged(REVOKE_VERB_STATUS));
 	CHECK("del with ino only",
 	      parse("revoke-bpf/1 del ino=5\n", &r, &why) == 0 && !r.has_dev);
+	CHECK("add persist=yes parses, and formats back",
+	      parse("revoke-bpf/1 add ino=5 persist=yes\n", &r, &why) == 0 &&
+	      r.persist && revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 add ino=5 persist=yes\n"));
+	CHECK("persist is add's only",
+	      parse("revoke-bpf/1 del ino=5 persist=yes\n", &r, &why) != 0 &&
+	      !strcmp(why, "persist is a field of add only"));
 	CHECK("add spare=yes parses, and formats back",
 	      parse("revoke-bpf/1 add ino=5 spare=yes\n", &r, &why) == 0 &&
 	      r.spare && revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
