@@ -41,7 +41,8 @@ play() {
 	run ansible-playbook -i localhost, -c local -e "$2" "$ROLE_DIR/$1"
 	echo "$output"
 	RECAP=$(sed -n 's/^localhost *: *//p' <<<"$output" | tr -s ' ' | sed 's/ $//')
-	[ "$status" -eq "${PLAY_STATUS:-0}" ]
+	[ "$status" -eq "${PLAY_STATUS:-0}" ] ||
+		{ journalctl -u "$UNIT" -q --no-pager | tail -n 20; return 1; }
 }
 
 # read_as_nobody FILE: cat FILE as uid 65534; its output in $output.
