@@ -22,7 +22,13 @@ PACKAGES=(
 	# tests/system: a Debian root with systemd (tests/vm/debian-root), the
 	# guest kernel's modules.dep (depmod), systemd-analyze for the unit
 	mmdebstrap kmod systemd
+	# tests/host/contrib.bats: contrib/ansible linted, deploy/kubernetes
+	# linted and its fields checked against the API's models
+	ansible-lint yamllint python3-kubernetes
 )
+# ... and rendered by kubectl kustomize: Debian's kubectl unless the
+# machine has one already (another kubectl package owns /usr/bin/kubectl)
+command -v kubectl >/dev/null || PACKAGES+=(kubernetes-client)
 # make bench also plots
 [ "${1:-}" = bench ] && PACKAGES+=(gnuplot-nox)
 
