@@ -52,12 +52,12 @@ static int device_target(struct target_parse *p)
 	const struct target_args *a = &p->a;
 	struct revoke_req *req = p->req;
 
-	if (a->operand || a->devspec || a->inode)
-		return target_err(p, "--rdev names a device by number; it "
-				  "takes no PATH, --inode or --dev");
 	if (!a->rdevspec)
 		return target_err(p, "--char, --block, --removed and --cause "
 				  "go with --rdev MAJ:MIN");
+	if (a->operand || a->devspec || a->inode)
+		return target_err(p, "--rdev names a device by number; it "
+				  "takes no PATH, --inode or --dev");
 	if (revoke_parse_devspec(a->rdevspec, &req->rdev_major,
 				 &req->rdev_minor))
 		return target_err(p, "invalid --rdev '%s': expected MAJ:MIN "

@@ -54,14 +54,14 @@ read_as_nobody() {
 	local deb vars
 	deb=$(echo "$DEBS"/revoke-bpf_*_amd64.deb)
 	vars=$(jq -nc --arg deb "$deb" '{revoke_bpf_deb: $deb,
-		revoke_bpf_revoked: ["/srv/a/key", "\"/srv/with space/key\" --cause leak"]}')
+		revoke_bpf_revoked: ["/srv/a/key", "\"/srv/with space/key\" --spare"]}')
 	play site.yml "$vars"
 	[ "$RECAP" = "ok=5 changed=4 unreachable=0 failed=0 skipped=1 rescued=0 ignored=0" ]
 	[ "$(systemctl is-enabled "$UNIT")" = enabled ]
 	[ "$(cat /etc/revoke-bpf/revoked.d/ansible.conf)" = "# Ansible managed: changes here are overwritten by the revoke_bpf role.
 # One revocation a line, as the arguments of 'revoke-bpf add'.
 /srv/a/key
-\"/srv/with space/key\" --cause leak" ]
+\"/srv/with space/key\" --spare" ]
 	run revoke-bpf --json status
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.declared, .declared_applied, .declared_failed]' <<<"$output")" = "[2,2,0]" ]
