@@ -85,6 +85,22 @@ static void list_filesystem(const char *line)
 	list_row(LIST_ROW, "fs", fs, "*", den, when, "-", last);
 }
 
+/* A revoked open file (add --fd), while it lives: whose descriptor it was. */
+static void list_fd(const char *line)
+{
+	char fd[40], dev[32], ino[32], den[32], when[40], pid[24], last[80];
+
+	list_get(line, REVOKE_FIELD_FD, fd, sizeof(fd));
+	list_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
+	list_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
+	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	list_when(line, when, sizeof(when));
+	snprintf(pid, sizeof(pid), "%.*s", (int)strcspn(fd, ":"), fd);
+	snprintf(last, sizeof(last), "(descriptor %s of pid %s)",
+		 fd + strcspn(fd, ":") + (fd[strcspn(fd, ":")] ? 1 : 0), pid);
+	list_row(LIST_ROW, "fd", dev, ino, den, when, "-", last);
+}
+
 /* A revoked inode (or a dead file): its holders at add, and its path. */
 static void list_inode(const char *line)
 {
@@ -260,6 +276,8 @@ int do_list(int argc, char **argv)
 			list_device(line);
 		else if (revoke_kv_get(line, REVOKE_FIELD_FS, kind, sizeof(kind)))
 			list_filesystem(line);
+		else if (revoke_kv_get(line, REVOKE_FIELD_FD, kind, sizeof(kind)))
+			list_fd(line);
 		else
 			list_inode(line);
 	}

@@ -2,8 +2,9 @@
 /*
  * cli_target.c - what add, del and umount name: a file (PATH, sent as a
  * descriptor), an inode (--inode N [--dev MAJ:MIN]), a filesystem (--fs
- * FS, see cli_fs.c; del --fs-dev MAJ:MIN) or a device (--rdev MAJ:MIN
- * --char|--block), and add's options.
+ * FS, see cli_fs.c; del --fs-dev MAJ:MIN), a device (--rdev MAJ:MIN
+ * --char|--block) or, for add, one open file (--fd PID:FD), and add's
+ * options.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +26,7 @@ struct target_args {
 	const char *rdevspec;	/* --rdev MAJ:MIN */
 	const char *inode;	/* --inode N */
 	const char *fsdev;	/* --fs-dev MAJ:MIN (del) */
+	const char *fdspec;	/* --fd PID:FD (add) */
 	bool fs;		/* --fs */
 	bool force;		/* --force */
 };
@@ -53,6 +55,27 @@ static int device_target(const struct target_args *t, struct revoke_req *req)
 		return -1;
 	}
 	req->has_rdev = true;
+	return 0;
+}
+
+/* add --fd PID:FD: one open file description; 0, or -1 after a message. */
+static int fd_target(const struct target_args *t, struct revoke_req *req)
+{
+	int err;
+
+	if (t->operand || t->devspec || t->inode || t->rdevspec || t->fs ||
+	    t->force || req->rdev_type || req->removed || req->cause[0]) {
+		p_err("--fd names one open file by a process's descriptor; it "
+		      "takes no PATH, --inode, --dev, --rdev, --fs or --cause");
+		return -1;
+	}
+	err = revoke_parse_fdspec(t->fdspec, &req->fd_pid, &req->fd_num);
+	if (err) {
+		p_err("invalid --fd '%s': expected PID:FD, two numbers (pid 1 "
+		      "to %d, fd 0 to 2147483647)", t->fdspec, REVOKE_PID_MAX);
+		return -1;
+	}
+	req->has_fd = true;
 	return 0;
 }
 
@@ -217,6 +240,8 @@ static const char **value_option(const char *a, struct target_args *t,
 		return &t->rdevspec;
 	if (!strcmp(a, "--fs-dev") && verb == REVOKE_VERB_DEL)
 		return &t->fsdev;
+	if (!strcmp(a, "--fd") && verb == REVOKE_VERB_ADD)
+		return &t->fdspec;
 	return NULL;
 }
 
@@ -232,6 +257,10 @@ static int target_word(int argc, char **argv, int *i, struct target_args *t,
 			return -1;
 		}
 		*val = argv[*i];
+	} else if (!strcmp(a, "--fd") && req->verb == REVOKE_VERB_DEL) {
+		p_err("an open file revoked with add --fd is never given back: "
+		      "open the file again (its other opens were never revoked)");
+		return -1;
 	} else if (!strcmp(a, "--json")) {
 		json_output = true;
 	} else if (!strcmp(a, "--fs")) {	/* umount: FS all the same */
@@ -270,7 +299,8 @@ static int target_word(int argc, char **argv, int *i, struct target_args *t,
  *	REVOKE_FS_PATH: see cli_fs_target()), or NULL
  *
  * add and del take PATH, --inode N [--dev MAJ:MIN], --fs FS (del: or
- * --fs-dev MAJ:MIN), or --rdev MAJ:MIN --char|--block; umount takes FS.
+ * --fs-dev MAJ:MIN), or --rdev MAJ:MIN --char|--block; add also --fd
+ * PID:FD; umount takes FS.
  * A PATH is never read as a number: an operand of digits only, which
  * could be either, is refused.  Nothing is looked up here.
  *
@@ -293,6 +323,8 @@ int cli_target_parse(int argc, char **argv, struct revoke_req *req,
 		      "system cannot do without");
 		return -1;
 	}
+	if (t.fdspec)
+		return fd_target(&t, req);
 	if (t.fs || t.fsdev || req->verb == REVOKE_VERB_UMOUNT)
 		return fs_target(&t, req, path);
 	if (t.rdevspec || req->rdev_type || req->removed || req->cause[0])

@@ -142,6 +142,8 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	if (!err)
 		err = filesystems_list(d, &body);
 	if (!err)
+		err = fds_list(d, &body);
+	if (!err)
 		err = pause_class_for_each(&d->rb, verbs_list_pause_class, &lc);
 	if (!err)
 		err = pause_set_for_each(&d->rb, verbs_list_pause, &lc);

@@ -29,17 +29,20 @@ int armed_bits(struct store *rb, uint32_t *bits)
 	struct revoke_rdev_key dev;
 	struct revoke_state st;
 	__u32 zero = 0, s_dev;
-	bool supers, pauses;
+	bool supers, pauses, files;
+	__u64 file;
 
 	if (bpf_map_lookup_elem(rb->state_fd, &zero, &st) ||
 	    bpf_map_lookup_elem(rb->rdev_state_fd, &zero, &rs))
 		return -errno;
 	supers = !bpf_map_get_next_key(rb->supers_fd, NULL, &s_dev);
 	pauses = !bpf_map_get_next_key(rb->pause_devs_fd, NULL, &dev);
+	files = !bpf_map_get_next_key(rb->files_fd, NULL, &file);
 	*bits = (st.nr_revoked ? REVOKE_ARMED_INODES : 0) |
 		(rs.nr_rdev ? REVOKE_ARMED_DEVICES : 0) |
 		(supers ? REVOKE_ARMED_SUPERS : 0) |
-		(pauses ? REVOKE_ARMED_PAUSES : 0);
+		(pauses ? REVOKE_ARMED_PAUSES : 0) |
+		(files ? REVOKE_ARMED_FILES : 0);
 	return 0;
 }
 
