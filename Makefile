@@ -212,6 +212,8 @@ $(BUILD)/tests/%32: tests/helpers/%32.c | $(BUILD)/tests
 HELPER_LIBS_probe := -luring -lrt
 # uring keeps a file through io_uring only (liburing)
 HELPER_LIBS_uring := -luring
+# fdcopies reads one description through io_uring too (liburing)
+HELPER_LIBS_fdcopies := -luring
 # fs_pins_probe drives src/pipeline/fs_pins.h (what pins a filesystem)
 HELPER_LIBS_fs_pins_probe := $(call archive,pipeline) $(call archive,common)
 $(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)

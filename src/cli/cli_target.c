@@ -257,10 +257,6 @@ static int target_word(int argc, char **argv, int *i, struct target_args *t,
 			return -1;
 		}
 		*val = argv[*i];
-	} else if (!strcmp(a, "--fd") && req->verb == REVOKE_VERB_DEL) {
-		p_err("an open file revoked with add --fd is never given back: "
-		      "open the file again (its other opens were never revoked)");
-		return -1;
 	} else if (!strcmp(a, "--json")) {
 		json_output = true;
 	} else if (!strcmp(a, "--fs")) {	/* umount: FS all the same */
