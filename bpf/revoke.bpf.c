@@ -272,14 +272,18 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 
 /*
  * Return -EIO if @file itself, the open file description, is revoked
- * (add --fd), whatever its inode, and report the denial.
+ * (add --fd), whatever its inode, and report the denial.  revoke-bpfd
+ * may take a copy of it (pidfd_getfd), so that an add of it again says
+ * "already".
  */
 static __always_inline int check_open_file(struct file *file, __u32 armed,
 					   __u32 hook, __u32 op, __u64 arg)
 {
 	struct revoke_key key = {};
 
-	if (!(armed & REVOKE_ARMED_FILES) || !file_set_deny(file, &key))
+	if (!(armed & REVOKE_ARMED_FILES) ||
+	    (hook == REVOKE_HOOK_FILE_RECEIVE && daemon_self()) ||
+	    !file_set_deny(file, &key))
 		return 0;
 	return denied(&key, hook, op, arg);
 }

@@ -81,9 +81,10 @@ static int fds_take(const struct ctl_peer *peer, pid_t pid, int fd, char *why,
 			snprintf(why, len, "process %d has no descriptor %d",
 				 (int)pid, fd);
 		else if (err == -EIO)
-			snprintf(why, len, "descriptor %d of process %d is "
-				 "revoked already (its file or itself)", fd,
-				 (int)pid);
+			snprintf(why, len, "descriptor %d of process %d is a "
+				 "revoked file (revoked by path, device or "
+				 "filesystem, or a dead file add released it to)",
+				 fd, (int)pid);
 		else
 			snprintf(why, len, "cannot take descriptor %d of "
 				 "process %d: %s", fd, (int)pid, strerror(-err));
