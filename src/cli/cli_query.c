@@ -327,7 +327,7 @@ struct status_view {
 	char *body;
 	char enforcement[16], attached[32], skipped[16], entries[24];
 	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
-	char pauses[24], seats[256];
+	char pauses[24], seats[256], open_files[24];
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
 
@@ -361,6 +361,8 @@ static void status_read(struct status_view *v)
 	status_get(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
 		   sizeof(v->filesystems));
 	status_get(v->body, REVOKE_FIELD_PAUSES, v->pauses, sizeof(v->pauses));
+	status_get(v->body, REVOKE_FIELD_OPEN_FILES, v->open_files,
+		   sizeof(v->open_files));
 	status_get(v->body, REVOKE_FIELD_SEATS, v->seats, sizeof(v->seats));
 	status_get(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
 	status_get(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
@@ -413,6 +415,8 @@ static void status_summary(const struct status_view *v)
 	printf("\n%-12s %s inode%s, %s device%s, %s filesystem%s", "entries",
 	       v->entries, plural(v->entries), v->devices, plural(v->devices),
 	       v->filesystems, plural(v->filesystems));
+	if (strcmp(v->open_files, "0") && strcmp(v->open_files, "?"))
+		printf(", %s open file%s", v->open_files, plural(v->open_files));
 	if (strcmp(v->pauses, "0") && strcmp(v->pauses, "?"))
 		printf(", %s pause%s", v->pauses, plural(v->pauses));
 	printf(" (room for %s inodes)\n", v->capacity);

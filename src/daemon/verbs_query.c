@@ -184,7 +184,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 {
 	struct revoke_state st;
 	struct utsname uts;
-	uint64_t count = 0, ndev = 0, nfs = 0, npause = 0, nclass = 0;
+	uint64_t count = 0, ndev = 0, nfs = 0, npause = 0, nclass = 0, nfd = 0;
 	int i;
 
 	(void)peer;
@@ -195,6 +195,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	inode_set_count(&d->rb, &count);
 	device_set_count(&d->rb, &ndev);
 	super_set_count(&d->rb, &nfs);
+	file_set_count(&d->rb, &nfd);
 	memset(&st, 0, sizeof(st));
 	inode_set_state(&d->rb, &st);
 	rbuf_printf(resp, "ok " REVOKE_OK_STATUS "\n");
@@ -235,6 +236,8 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		    (unsigned long long)ndev);
 	rbuf_printf(resp, REVOKE_FIELD_FILESYSTEMS "=%llu\n",
 		    (unsigned long long)nfs);
+	rbuf_printf(resp, REVOKE_FIELD_OPEN_FILES "=%llu\n",
+		    (unsigned long long)nfd);
 	rbuf_printf(resp, REVOKE_FIELD_PAUSES "=%llu\n",
 		    (unsigned long long)npause);
 	rbuf_printf(resp, REVOKE_FIELD_PAUSED_CLASSES "=%llu\n",

@@ -49,7 +49,7 @@ nothing_revoked() { [ "$(revoke-bpf list)" = "nothing is revoked" ]; }
 @test "add --fd --no-release by a --group member, of its own process: every copy is denied by the description itself, add again says already, list shows it while it lives" {
 	chown 1000 "$D"
 	"$ASUSER" 1000 "$FDCOPIES" "$D/file" --before \
-		"revoke-bpf add --no-release --json --fd \$FD_PID:\$FD_NUM >$D/add && revoke-bpf add --no-release --fd \$FD_PID:\$FD_NUM >$D/again && revoke-bpf list >$D/list" >"$D/out"
+		"revoke-bpf add --no-release --json --fd \$FD_PID:\$FD_NUM >$D/add && revoke-bpf add --no-release --fd \$FD_PID:\$FD_NUM >$D/again && revoke-bpf list >$D/list && revoke-bpf status >$D/status" >"$D/out"
 	run cat "$D/out"
 	expect_lines "read: EIO" "dup_read: EIO" "uring_read: EIO" \
 		"uring_fixed: EIO" "received: MSG_CTRUNC" "other_read: 13" \
@@ -59,6 +59,7 @@ nothing_revoked() { [ "$(revoke-bpf list)" = "nothing is revoked" ]; }
 	expect_lines "open file of pid P, descriptor N (dev D ino I): already revoked"
 	run sed -n '2s/^fd  *[0-9]*:[0-9]*  *[0-9]*  *\([0-9]*\) .* - *(descriptor [0-9]* of pid [0-9]*)$/fd denials \1/p' "$D/list"
 	expect_lines "fd denials 0"
+	grep -q "^entries  *0 inodes, 0 devices, 0 filesystems, 1 open file (room for " "$D/status"
 	until_true nothing_revoked
 }
 
