@@ -300,7 +300,7 @@ static int print_change(const char *word, char *body, const char *path)
 		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
 		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
 	}
-	if (line && revoke_kv_get(line, REVOKE_FIELD_FD, also, sizeof(also))) {
+	if (line && revoke_kv_get(line, REVOKE_FIELD_OPEN_FD, also, sizeof(also))) {
 		size_t c = strcspn(also, ":");
 
 		printf("open file of pid %.*s, descriptor %s (dev %s ino %s): "

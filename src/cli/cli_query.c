@@ -90,7 +90,7 @@ static void list_fd(const char *line)
 {
 	char fd[40], dev[32], ino[32], den[32], when[40], pid[24], last[80];
 
-	list_get(line, REVOKE_FIELD_FD, fd, sizeof(fd));
+	list_get(line, REVOKE_FIELD_OPEN_FD, fd, sizeof(fd));
 	list_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
 	list_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
 	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
@@ -276,7 +276,7 @@ int do_list(int argc, char **argv)
 			list_device(line);
 		else if (revoke_kv_get(line, REVOKE_FIELD_FS, kind, sizeof(kind)))
 			list_filesystem(line);
-		else if (revoke_kv_get(line, REVOKE_FIELD_FD, kind, sizeof(kind)))
+		else if (revoke_kv_get(line, REVOKE_FIELD_OPEN_FD, kind, sizeof(kind)))
 			list_fd(line);
 		else
 			list_inode(line);

@@ -159,7 +159,7 @@ static int fds_list_one(uint64_t file, const struct revoke_file_val *val,
 			void *ctx)
 {
 	(void)file;
-	rbuf_printf(ctx, REVOKE_FIELD_FD "=%u:%u " REVOKE_FIELD_KIND "=fd "
+	rbuf_printf(ctx, REVOKE_FIELD_OPEN_FD "=%u:%u " REVOKE_FIELD_KIND "=fd "
 		    REVOKE_FIELD_DEV "=%u:%u " REVOKE_FIELD_INO "=%llu "
 		    REVOKE_FIELD_REVOKED_AT "=%llu " REVOKE_FIELD_DENIALS
 		    "=%llu\n", val->pid, val->fd, revoke_kdev_major(val->key.dev),
@@ -214,7 +214,7 @@ int fds_add(struct daemon *d, const struct ctl_peer *peer,
 		 (unsigned long long)id.key.ino, (unsigned int)peer->uid,
 		 (int)peer->pid, answer_change_name(change));
 	rbuf_printf(resp, "ok %s\n", answer_change_name(change));
-	rbuf_printf(resp, REVOKE_FIELD_FD "=%u:%u " REVOKE_FIELD_DEV "=%u:%u "
+	rbuf_printf(resp, REVOKE_FIELD_OPEN_FD "=%u:%u " REVOKE_FIELD_DEV "=%u:%u "
 		    REVOKE_FIELD_INO "=%llu", req->fd_pid, req->fd_num,
 		    revoke_kdev_major(id.key.dev), revoke_kdev_minor(id.key.dev),
 		    (unsigned long long)id.key.ino);

@@ -52,9 +52,9 @@ nothing_revoked() { [ "$(revoke-bpf list)" = "nothing is revoked" ]; }
 		"revoke-bpf add --no-release --json --fd \$FD_PID:\$FD_NUM >$D/add && revoke-bpf add --no-release --fd \$FD_PID:\$FD_NUM >$D/again && revoke-bpf list >$D/list && revoke-bpf status >$D/status" >"$D/out"
 	run cat "$D/out"
 	expect_lines "read: EIO" "dup_read: EIO" "uring_read: EIO" \
-		"uring_fixed: EIO" "received: MSG_CTRUNC" "other_read: 13" \
+		"uring_fixed: EBADF" "received: MSG_CTRUNC" "other_read: 13" \
 		"reopen_read: 13" "child_read: EIO"
-	grep -q '^{"result":"added","fd":"[0-9]*:[0-9]*","dev":"[0-9]*:[0-9]*","ino":[0-9]*,' "$D/add"
+	grep -q '^{"result":"added","open_fd":"[0-9]*:[0-9]*","dev":"[0-9]*:[0-9]*","ino":[0-9]*,' "$D/add"
 	run sed -n '1s/pid [0-9]*, descriptor [0-9]* (dev [0-9:]* ino [0-9]*)/pid P, descriptor N (dev D ino I)/p' "$D/again"
 	expect_lines "open file of pid P, descriptor N (dev D ino I): already revoked"
 	run sed -n '2s/^fd  *[0-9]*:[0-9]*  *[0-9]*  *\([0-9]*\) .* - *(descriptor [0-9]* of pid [0-9]*)$/fd denials \1/p' "$D/list"
