@@ -133,7 +133,8 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/store/store.o $(BUILD)/obj/store/armed.o $(BUILD)/obj/store/attach.o: $(BUILD)/revoke.skel.h
-$(BUILD)/obj/pipeline/holders.o $(BUILD)/obj/pipeline/holders_fs.o: $(BUILD)/holders.skel.h
+$(BUILD)/obj/pipeline/holders.o $(BUILD)/obj/pipeline/holders_fs.o \
+$(BUILD)/obj/pipeline/pipeline_file.o: $(BUILD)/holders.skel.h
 
 $(BUILD)/obj/%.o: src/%.c
 	$(call msg,CC,$@)
@@ -212,6 +213,8 @@ $(BUILD)/tests/%32: tests/helpers/%32.c | $(BUILD)/tests
 HELPER_LIBS_probe := -luring -lrt
 # uring keeps a file through io_uring only (liburing)
 HELPER_LIBS_uring := -luring
+# fdcopies reads one description through io_uring too (liburing)
+HELPER_LIBS_fdcopies := -luring
 # fs_pins_probe drives src/pipeline/fs_pins.h (what pins a filesystem)
 HELPER_LIBS_fs_pins_probe := $(call archive,pipeline) $(call archive,common)
 $(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)

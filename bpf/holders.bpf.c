@@ -54,6 +54,19 @@ struct {
 
 __u32 holder_by_sb;
 
+/*
+ * One open file description looked for (add --fd): while set, only
+ * descriptors, fixed files and mappings of the struct file at this
+ * address are targets, not other opens of its inode.
+ */
+__u64 holder_only_file;
+
+/* Is @file, a target's file, not the one description looked for? */
+static __always_inline bool other_file(struct file *file)
+{
+	return holder_only_file && (__u64)file != holder_only_file;
+}
+
 #define S_IFMT  00170000
 #define S_IFBLK 0060000
 #define S_IFCHR 0020000
@@ -108,6 +121,8 @@ static __always_inline int target_file(struct file *file,
 	struct inode *inode;
 	struct file *real;
 
+	if (other_file(file))
+		return -1;
 	inode = file->f_inode;
 	if (!inode)
 		return -1;
@@ -411,6 +426,7 @@ int revoke_ident(struct bpf_iter__task_file *ctx)
 		rec.flags |= REVOKE_IDENT_MNT_ROOT;
 	rec.mode = inode->i_mode;
 	rec.rdev = inode->i_rdev;
+	rec.file = (__u64)file;
 	bpf_probe_read_kernel_str(rec.fstype, sizeof(rec.fstype),
 				  sb->s_type->name);
 	ident_layer(ovl_upper_inode(inode), &rec.upper, &rec.flags,

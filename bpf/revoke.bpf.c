@@ -6,7 +6,8 @@
  * An inode is revoked while its (filesystem device, inode number) is in
  * the inode set (inode_set.bpf.h) or its filesystem is in the filesystem
  * set (super_set.bpf.h), a device while its number is in the device set
- * (device_set.bpf.h).  revoke-bpfd fills the sets; these
+ * (device_set.bpf.h), one open file description while its address is
+ * in the file set (file_set.bpf.h).  revoke-bpfd fills the sets; these
  * programs read them, count denials, report each one through a ring
  * buffer, and free the entry of an inode that is deleted and freed (so
  * that a new file that reuses the number is not denied).
@@ -27,6 +28,7 @@
 #include "device_set.bpf.h"
 #include "super_set.bpf.h"
 #include "pause_set.bpf.h"
+#include "file_set.bpf.h"
 
 #define EIO 5
 #define ENODEV 19
@@ -278,8 +280,9 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 /*
  * check_file() while only files are revoked (revoke_armed is
  * REVOKE_ARMED_INODES alone), for @inode that reaches no other inode: no
- * tty alias (check_tty()) nor revoke-bpfd's TIOCVHANGUP, no overlayfs file (its real file's), and not
- * btrfs, whose keys name the subvolume and not s_dev.  A file on a
+ * tty alias (check_tty()) nor revoke-bpfd's TIOCVHANGUP, no overlayfs
+ * file (its real file's), and not btrfs, whose keys name the subvolume
+ * and not s_dev.  A file on a
  * filesystem none of whose inodes is in the set passes after one look at
  * its super_block: the device's filter bit (revoke_bpf.h) is clear.
  *
@@ -312,6 +315,24 @@ static __always_inline int check_plain_inode(struct inode *inode, __u32 hook,
 }
 
 /*
+ * Return -EIO if @file itself, the open file description, is revoked
+ * (add --fd), whatever its inode, and report the denial.  revoke-bpfd
+ * may take a copy of it (pidfd_getfd), so that an add of it again says
+ * "already".
+ */
+static __always_inline int check_open_file(struct file *file, __u32 armed,
+					   __u32 hook, __u32 op, __u64 arg)
+{
+	struct revoke_key key = {};
+
+	if (!(armed & REVOKE_ARMED_FILES) ||
+	    (hook == REVOKE_HOOK_FILE_RECEIVE && daemon_self()) ||
+	    !file_set_deny(file, &key))
+		return 0;
+	return denied(&key, hook, op, arg);
+}
+
+/*
  * The same for @file, which may be NULL (an anonymous mapping), and for
  * the files it reaches through: an overlayfs file is denied if its real
  * file (a regular file, never a device), or that file's own real file
@@ -328,6 +349,9 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 
 	if (!file)
 		return 0;
+	ret = check_open_file(file, armed, hook, op, arg);
+	if (ret)
+		return ret;
 	inode = file->f_inode;
 	if (!inode)
 		return 0;
@@ -530,8 +554,12 @@ int BPF_PROG(revoke_inode_free, struct inode *inode)
 SEC("lsm/file_free_security")
 int BPF_PROG(revoke_file_free, struct file *file)
 {
-	if (revoke_armed & REVOKE_ARMED_DEVICES)
+	__u32 armed = revoke_armed;
+
+	if (armed & REVOKE_ARMED_DEVICES)
 		device_set_forget_file(file);
+	if (armed & REVOKE_ARMED_FILES)
+		file_set_forget(file);
 	return 0;
 }
 

@@ -175,6 +175,8 @@ static __always_inline bool uring_target_file(struct file *file,
 	struct inode *inode;
 	__u32 fmt;
 
+	if (other_file(file))
+		return false;
 	inode = BPF_CORE_READ(file, f_inode);
 	if (!inode)
 		return false;

@@ -319,6 +319,32 @@ struct revoke_pause_slice {
 #define REVOKE_ARMED_DEVICES 0x2	/* some device is revoked */
 #define REVOKE_ARMED_SUPERS 0x4		/* some filesystem is revoked */
 #define REVOKE_ARMED_PAUSES 0x8		/* some device is paused for a user */
+#define REVOKE_ARMED_FILES 0x10		/* some open file is revoked (--fd) */
+
+/**
+ * struct revoke_file_val - a revoked open file description ("revoked_files",
+ *	keyed by the kernel's struct file address): every operation through
+ *	any descriptor of it (a dup, a fork's copy, one passed over
+ *	SCM_RIGHTS or taken with pidfd_getfd) is denied; other opens of
+ *	the same inode are not.  The hooks drop the entry when the file is
+ *	freed (file_free_security), so that a file later given the same
+ *	address is not denied.
+ * @key: its inode's key, for list and the denial events
+ * @revoked_at: CLOCK_REALTIME seconds when it was revoked
+ * @denials: operations denied so far
+ * @pid: the process it was named by (add --fd PID:FD)
+ * @fd: that process's descriptor
+ */
+struct revoke_file_val {
+	struct revoke_key key;
+	__u64 revoked_at;
+	__u64 denials;
+	__u32 pid;
+	__u32 fd;
+};
+
+/* Capacity of the revoked open file set */
+#define REVOKE_FILE_ENTRIES 1024
 
 /**
  * struct revoke_super_val - a revoked filesystem ("revoked_supers", keyed
@@ -663,6 +689,7 @@ struct revoke_fs_layout {
  * @upper: an overlayfs file's upper inode's key
  * @lower: an overlayfs file's lower inode's key
  * @fstype: the filesystem type's name
+ * @file: the open file's address (what "revoked_files" is keyed by)
  */
 struct revoke_ident {
 	struct revoke_key key;
@@ -674,6 +701,7 @@ struct revoke_ident {
 	struct revoke_key upper;
 	struct revoke_key lower;
 	char fstype[REVOKE_FSTYPE_LEN];
+	__u64 file;
 };
 
 /* Longest name of a revoked file that list shows, with its NUL */

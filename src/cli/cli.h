@@ -77,7 +77,7 @@ struct cli_opt {
 	const char *text;
 };
 
-#define CLI_HELP_TABLES	4	/* option tables a command's help lists */
+#define CLI_HELP_TABLES	5	/* option tables a command's help lists */
 
 /**
  * struct cli_help - a command's help (cli_help.c)

@@ -329,7 +329,13 @@ static int print_change(const char *word, char *body, const char *path)
 		revoke_kv_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
 		revoke_kv_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
 	}
-	if (line && revoke_kv_get(line, REVOKE_FIELD_FS, dev, sizeof(dev))) {
+	if (line && revoke_kv_get(line, REVOKE_FIELD_OPEN_FD, also, sizeof(also))) {
+		size_t c = strcspn(also, ":");
+
+		printf("open file of pid %.*s, descriptor %s (dev %s ino %s): "
+		       "%s\n", (int)c, also, also[c] ? also + c + 1 : "?", dev,
+		       ino, text);
+	} else if (line && revoke_kv_get(line, REVOKE_FIELD_FS, dev, sizeof(dev))) {
 		char type[REVOKE_FSTYPE_LEN + 3] = "";
 
 		if (revoke_kv_get(line, REVOKE_FIELD_FSTYPE, type + 2,

@@ -73,6 +73,15 @@ static const struct cli_opt rdev_opts[] = {
 	{}
 };
 
+static const struct cli_opt fd_opts[] = {
+	{ "--fd", NULL, "PID:FD", "one open file: descriptor FD of process "
+	  "PID and every copy of it (dup, fork, SCM_RIGHTS), released by "
+	  "default; other opens of the file keep working, as with "
+	  "EVIOCREVOKE; never given back (there is no del --fd); root may "
+	  "name any process, a --group member only its own uid's" },
+	{}
+};
+
 static const struct cli_opt add_opts[] = {
 	{ "--removed", NULL, NULL, "with --rdev: the device instance is gone; "
 	  "a new device with the same number works, while every file of the "
@@ -208,6 +217,7 @@ static const char *const add_syn[] = {
 	"--inode N [--dev MAJ:MIN] [ADD-OPTIONS]",
 	"--fs FS [--force] [ADD-OPTIONS]",
 	"--rdev MAJ:MIN --char|--block [--removed] [ADD-OPTIONS]",
+	"--fd PID:FD [ADD-OPTIONS]",
 	"  ADD-OPTIONS: [--cause WORD] [--release|--no-release]",
 	"               [--timeout DURATION] [--spare] [--persist]",
 	NULL,
@@ -265,7 +275,7 @@ static const struct cli_help helps[] = {
 			 "after; blocked callers are woken, mappings fault "
 			 "with SIGBUS.  Adding what is revoked already is "
 			 "harmless and says so.",
-		.opts = { target_opts, fs_opts, rdev_opts, add_opts },
+		.opts = { target_opts, fs_opts, rdev_opts, fd_opts, add_opts },
 		.exit = "0 every access is gone; 1 nothing was revoked; 2 the "
 			"command line is wrong; 3 a loop device or tty could "
 			"not be handled; 4 some holder could not be handled "

@@ -98,6 +98,22 @@ static void list_filesystem(const char *line)
 	list_row(LIST_ROW, "fs", fs, "*", den, when, "-", last);
 }
 
+/* A revoked open file (add --fd), while it lives: whose descriptor it was. */
+static void list_fd(const char *line)
+{
+	char fd[40], dev[32], ino[32], den[32], when[40], pid[24], last[80];
+
+	list_get(line, REVOKE_FIELD_OPEN_FD, fd, sizeof(fd));
+	list_get(line, REVOKE_FIELD_DEV, dev, sizeof(dev));
+	list_get(line, REVOKE_FIELD_INO, ino, sizeof(ino));
+	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
+	list_when(line, when, sizeof(when));
+	snprintf(pid, sizeof(pid), "%.*s", (int)strcspn(fd, ":"), fd);
+	snprintf(last, sizeof(last), "(descriptor %s of pid %s)",
+		 fd + strcspn(fd, ":") + (fd[strcspn(fd, ":")] ? 1 : 0), pid);
+	list_row(LIST_ROW, "fd", dev, ino, den, when, "-", last);
+}
+
 /* A revoked inode (or a dead file): its holders at add, and its path. */
 static void list_inode(const char *line)
 {
@@ -274,6 +290,8 @@ int do_list(int argc, char **argv)
 			list_device(line);
 		else if (revoke_kv_get(line, REVOKE_FIELD_FS, kind, sizeof(kind)))
 			list_filesystem(line);
+		else if (revoke_kv_get(line, REVOKE_FIELD_OPEN_FD, kind, sizeof(kind)))
+			list_fd(line);
 		else
 			list_inode(line);
 	}
@@ -323,7 +341,7 @@ struct status_view {
 	char *body;
 	char enforcement[16], attached[32], skipped[16], entries[24];
 	char capacity[24], devices[24], filesystems[24], bpf_lsm[16];
-	char pauses[24], seats[256];
+	char pauses[24], seats[256], open_files[24];
 	char declared[24], applied[24], failed[24], hash[24];
 	char kernel[128], pid[24], version[32], uptime[24], lost[24];
 };
@@ -343,6 +361,8 @@ static void status_read(struct status_view *v)
 	cli_output_field(v->body, REVOKE_FIELD_FILESYSTEMS, v->filesystems,
 		   sizeof(v->filesystems));
 	cli_output_field(v->body, REVOKE_FIELD_PAUSES, v->pauses, sizeof(v->pauses));
+	cli_output_field(v->body, REVOKE_FIELD_OPEN_FILES, v->open_files,
+			 sizeof(v->open_files));
 	cli_output_field(v->body, REVOKE_FIELD_SEATS, v->seats, sizeof(v->seats));
 	cli_output_field(v->body, REVOKE_FIELD_BPF_LSM, v->bpf_lsm, sizeof(v->bpf_lsm));
 	cli_output_field(v->body, REVOKE_FIELD_KERNEL, v->kernel, sizeof(v->kernel));
@@ -403,6 +423,8 @@ static void status_summary(const struct status_view *v)
 	printf("\n%-12s %s inode%s, %s device%s, %s filesystem%s", "entries",
 	       v->entries, plural(v->entries), v->devices, plural(v->devices),
 	       v->filesystems, plural(v->filesystems));
+	if (strcmp(v->open_files, "0") && strcmp(v->open_files, "?"))
+		printf(", %s open file%s", v->open_files, plural(v->open_files));
 	if (strcmp(v->pauses, "0") && strcmp(v->pauses, "?"))
 		printf(", %s pause%s", v->pauses, plural(v->pauses));
 	printf(" (room for %s inodes)\n", v->capacity);

@@ -2,8 +2,9 @@
 /*
  * cli_target.c - what add, del and umount name: a file (PATH, sent as a
  * descriptor), an inode (--inode N [--dev MAJ:MIN]), a filesystem (--fs
- * FS, see cli_fs.c; del --fs-dev MAJ:MIN) or a device (--rdev MAJ:MIN
- * --char|--block), and add's options, parsed by src/common/target.c.
+ * FS, see cli_fs.c; del --fs-dev MAJ:MIN), a device (--rdev MAJ:MIN
+ * --char|--block) or, for add, one open file (--fd PID:FD), and add's
+ * options, parsed by src/common/target.c.
  */
 #include <dirent.h>
 #include <errno.h>

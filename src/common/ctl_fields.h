@@ -150,6 +150,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_DEVICES		"devices"
 #define REVOKE_FIELD_FILESYSTEMS	"filesystems"
 #define REVOKE_FIELD_PAUSES		"pauses"
+#define REVOKE_FIELD_OPEN_FILES		"open_files"
+#define REVOKE_FIELD_OPEN_FD		"open_fd"	/* add --fd's PID:FD */
 #define REVOKE_FIELD_PAUSED_CLASSES	"paused_classes"
 #define REVOKE_FIELD_SEATS		"seats"		/* seat0,seat1 or - */
 #define REVOKE_FIELD_FREED_INODES	"freed_inodes"

@@ -48,7 +48,7 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
 	char rdev[160] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
-	char fs[32] = "";
+	char fs[32] = "", fd[40] = "";
 	size_t used;
 	int n;
 
@@ -69,6 +69,8 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	else if (req->fs == REVOKE_FS_DEV)
 		snprintf(fs, sizeof(fs), " fs=%u:%u", req->fs_major,
 			 req->fs_minor);
+	if (req->has_fd)
+		snprintf(fd, sizeof(fd), " fd=%u:%u", req->fd_pid, req->fd_num);
 	if (req->has_path) {
 		strcpy(path, " path=");
 		if (revoke_pct_encode(req->path, path + 6, sizeof(path) - 6) < 0)
@@ -92,8 +94,8 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	if (req->cause[0])
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
 			 " cause=%s", req->cause);
-	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
-		     revoke_verb_name(req->verb), act, path, fs, ino, dev, rdev,
+	n = snprintf(buf, len, "%s %s%s%s%s%s%s%s%s%s%s%s%s%s%s", REVOKE_PROTO_MAGIC,
+		     revoke_verb_name(req->verb), act, path, fs, fd, ino, dev, rdev,
 		     rel, tmo, req->spare ? " spare=yes" : "",
 		     req->force ? " force=yes" : "",
 		     req->progress ? " progress=yes" : "",
@@ -361,6 +363,18 @@ static int parse_field(char *key, char *val, struct revoke_req *req,
 	}
 	if (!strcmp(key, "path"))
 		return parse_path(val, req, why);
+	if (!strcmp(key, "fd")) {
+		if (req->has_fd) {
+			*why = "field fd given twice";
+			return -EINVAL;
+		}
+		if (revoke_parse_fdspec(val, &req->fd_pid, &req->fd_num)) {
+			*why = "fd is not PID:FD (pid 1 to 4194304, fd 0 to 2147483647)";
+			return -EINVAL;
+		}
+		req->has_fd = true;
+		return 0;
+	}
 	if (!strcmp(key, "release")) {
 		if (req->has_release) {
 			*why = "field release given twice";
@@ -423,6 +437,11 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	bool device = req->has_rdev || req->rdev_type || req->removed ||
 		      (req->cause[0] && !req->fs);
 
+	if (req->has_fd && (req->verb != REVOKE_VERB_ADD || req->has_path ||
+			    req->has_ino || req->has_dev || device || req->fs)) {
+		*why = "fd names one open file in add only; it goes with no path, ino, dev, rdev or fs";
+		return -EINVAL;
+	}
 	if (revoke_verb_takes(req->verb, REVOKE_FIELDS_UEVENT)) {
 		if (!req->action[0] || !req->has_rdev || !req->rdev_type) {
 			*why = "uevent needs action, rdev and type";
@@ -451,8 +470,8 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	if (check_fs(req, why))
 		return -EINVAL;
 	if (wants_ino && !req->has_ino && !req->has_rdev && !req->has_path &&
-	    !req->fs) {
-		*why = "missing field path, ino, rdev or fs";
+	    !req->fs && !req->has_fd) {
+		*why = "missing field path, ino, rdev, fs or fd";
 		return -EINVAL;
 	}
 	if (!wants_ino && !req->fs && (req->has_ino || req->has_dev || device ||

@@ -21,6 +21,12 @@
  * a new device with the same number works (see struct revoke_rdev_val);
  * cause is one word shown by list (admin if not given).
  *
+ *	revoke-bpf/1 VERB fd=PID:FD [release=...] [timeout_ms=N] [spare=yes]\n
+ *
+ * fd (add only) names one open file description: descriptor FD of
+ * process PID, which the daemon takes with pidfd_getfd(); root may name
+ * any process's, a member of the daemon's --group only its own uid's.
+ *
  * add fs=yes and umount take force=yes: a filesystem the system cannot
  * do without (devtmpfs, devpts, cgroup, the daemon's socket's) is
  * refused without it.
@@ -157,6 +163,9 @@ struct revoke_req {
 	bool progress;
 	bool persist;
 	bool force;
+	bool has_fd;
+	unsigned int fd_pid;
+	unsigned int fd_num;
 	bool has_rdev;
 	unsigned int rdev_major;
 	unsigned int rdev_minor;

@@ -142,6 +142,41 @@ int revoke_parse_devspec(const char *s, unsigned int *major, unsigned int *minor
 }
 
 /**
+ * revoke_parse_fdspec() - parse "PID:FD", a descriptor of a process
+ * @s: the text
+ * @pid: the process, 1 to 4194304 (PID_MAX_LIMIT)
+ * @fd: the descriptor, 0 to INT_MAX
+ *
+ * Return: 0, -EINVAL if @s is not two decimal numbers joined by a colon,
+ * or -ERANGE if one is out of range.
+ */
+int revoke_parse_fdspec(const char *s, unsigned int *pid, unsigned int *fd)
+{
+	char buf[64];
+	uint64_t p, f;
+	char *colon;
+	int err;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	err = revoke_parse_u64(buf, &p);
+	if (!err)
+		err = revoke_parse_u64(colon + 1, &f);
+	if (err)
+		return err;
+	if (!p || p > REVOKE_PID_MAX || f > INT32_MAX)
+		return -ERANGE;
+	*pid = (unsigned int)p;
+	*fd = (unsigned int)f;
+	return 0;
+}
+
+/**
  * revoke_kdev() - encode a device number the way the kernel's s_dev holds it
  * @major: major number
  * @minor: minor number

@@ -20,6 +20,7 @@ struct target_args {
 	const char *rdevspec;	/* --rdev MAJ:MIN */
 	const char *inode;	/* --inode N */
 	const char *fsdev;	/* --fs-dev MAJ:MIN (del) */
+	const char *fdspec;	/* --fd PID:FD (add, on the command line) */
 	bool fs;		/* --fs */
 	bool force;		/* --force */
 };
@@ -207,9 +208,28 @@ static int inode_target(struct target_parse *p)
 	return 0;
 }
 
+/* add --fd PID:FD: one open file description; 0, or -1 after a message. */
+static int fd_target(struct target_parse *p)
+{
+	const struct target_args *a = &p->a;
+	struct revoke_req *req = p->req;
+
+	if (a->operand || a->devspec || a->inode || a->rdevspec || a->fs ||
+	    a->force || req->rdev_type || req->removed || req->cause[0])
+		return target_err(p, "--fd names one open file by a process's "
+				  "descriptor; it takes no PATH, --inode, --dev, "
+				  "--rdev, --fs or --cause");
+	if (revoke_parse_fdspec(a->fdspec, &req->fd_pid, &req->fd_num))
+		return target_err(p, "invalid --fd '%s': expected PID:FD, two "
+				  "numbers (pid 1 to %d, fd 0 to 2147483647)",
+				  a->fdspec, REVOKE_PID_MAX);
+	req->has_fd = true;
+	return 0;
+}
+
 /* An option taking a value: where it goes in @a, or NULL if not one. */
 static const char **value_option(const char *o, struct target_args *a,
-				 enum revoke_verb verb)
+				 enum revoke_verb verb, unsigned int flags)
 {
 	if (!strcmp(o, "--inode") && verb != REVOKE_VERB_UMOUNT)
 		return &a->inode;
@@ -219,6 +239,10 @@ static const char **value_option(const char *o, struct target_args *a,
 		return &a->rdevspec;
 	if (!strcmp(o, "--fs-dev") && verb == REVOKE_VERB_DEL)
 		return &a->fsdev;
+	/* a declared line outlives every process: no descriptor in one */
+	if (!strcmp(o, "--fd") && verb == REVOKE_VERB_ADD &&
+	    (flags & REVOKE_TARGET_CLI))
+		return &a->fdspec;
 	return NULL;
 }
 
@@ -229,7 +253,7 @@ static int target_word(struct target_parse *p, int argc, char **argv, int *i)
 	struct revoke_req *req = p->req;
 	const char *w = argv[*i], **val;
 
-	if ((val = value_option(w, a, req->verb))) {
+	if ((val = value_option(w, a, req->verb, p->flags))) {
 		if (++*i == argc)
 			return target_err(p, "%s needs a value", w);
 		*val = argv[*i];
@@ -270,7 +294,8 @@ static int target_word(struct target_parse *p, int argc, char **argv, int *i)
  * @errlen: its size
  *
  * add and del take PATH, --inode N [--dev MAJ:MIN], --fs FS (del: or
- * --fs-dev MAJ:MIN), or --rdev MAJ:MIN --char|--block; umount takes FS.
+ * --fs-dev MAJ:MIN), or --rdev MAJ:MIN --char|--block; add on the command
+ * line also --fd PID:FD; umount takes FS.
  * A PATH is never read as a number: an operand of digits only, which
  * could be either, is refused.  Nothing is looked up here.
  *
@@ -293,6 +318,8 @@ int revoke_target_parse(int argc, char **argv, unsigned int flags,
 	if (p.a.force && !p.a.fs && req->verb != REVOKE_VERB_UMOUNT)
 		return target_err(&p, "--force goes with --fs: it revokes a "
 				  "filesystem the system cannot do without");
+	if (p.a.fdspec)
+		return fd_target(&p);
 	if (p.a.fs || p.a.fsdev || req->verb == REVOKE_VERB_UMOUNT)
 		return fs_target(&p);
 	if (p.a.rdevspec || req->rdev_type || req->removed || req->cause[0])

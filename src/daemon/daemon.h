@@ -238,6 +238,11 @@ struct pipeline_opts verbs_pipeline_opts(const struct daemon *d,
 void verbs_sum_results(struct pipeline_result *sum,
 		       const struct pipeline_result *res);
 
+/* fds.c */
+int fds_add(struct daemon *d, const struct ctl_peer *peer,
+	    const struct revoke_req *req, struct rbuf *resp);
+int fds_list(struct daemon *d, struct rbuf *body);
+
 /* answer.c */
 void answer_err(struct rbuf *resp, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -226,6 +226,8 @@ static int verbs_add(struct daemon *d, const struct ctl_peer *peer,
 		return verbs_add_rdev(d, peer, req, resp);
 	if (req->fs)
 		return filesystems_add(d, peer, req, resp);
+	if (req->has_fd)
+		return fds_add(d, peer, req, resp);
 	if (verbs_keys(d, peer, req, &nf, resp))
 		return -1;
 

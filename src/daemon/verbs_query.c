@@ -142,6 +142,8 @@ int verbs_list(struct daemon *d, const struct ctl_peer *peer,
 	if (!err)
 		err = filesystems_list(d, &body);
 	if (!err)
+		err = fds_list(d, &body);
+	if (!err)
 		err = pause_class_for_each(&d->rb, verbs_list_pause_class, &lc);
 	if (!err)
 		err = pause_set_for_each(&d->rb, verbs_list_pause, &lc);
@@ -182,7 +184,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 {
 	struct revoke_state st;
 	struct utsname uts;
-	uint64_t count = 0, ndev = 0, nfs = 0, npause = 0, nclass = 0;
+	uint64_t count = 0, ndev = 0, nfs = 0, npause = 0, nclass = 0, nfd = 0;
 	int i;
 
 	(void)peer;
@@ -193,6 +195,7 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 	inode_set_count(&d->rb, &count);
 	device_set_count(&d->rb, &ndev);
 	super_set_count(&d->rb, &nfs);
+	file_set_count(&d->rb, &nfd);
 	memset(&st, 0, sizeof(st));
 	inode_set_state(&d->rb, &st);
 	rbuf_printf(resp, "ok " REVOKE_OK_STATUS "\n");
@@ -233,6 +236,8 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		    (unsigned long long)ndev);
 	rbuf_printf(resp, REVOKE_FIELD_FILESYSTEMS "=%llu\n",
 		    (unsigned long long)nfs);
+	rbuf_printf(resp, REVOKE_FIELD_OPEN_FILES "=%llu\n",
+		    (unsigned long long)nfd);
 	rbuf_printf(resp, REVOKE_FIELD_PAUSES "=%llu\n",
 		    (unsigned long long)npause);
 	rbuf_printf(resp, REVOKE_FIELD_PAUSED_CLASSES "=%llu\n",

@@ -188,6 +188,9 @@ void pipeline_init(struct pipeline *pl, struct store *rb);
 void pipeline_fini(struct pipeline *pl);
 int pipeline_run(struct pipeline *pl, const struct revoke_key *key,
 		 const struct pipeline_opts *opts, struct pipeline_result *res);
+int pipeline_run_file(struct pipeline *pl, const struct revoke_key *key,
+		      uint64_t file, const struct pipeline_opts *opts,
+		      struct pipeline_result *res);
 int pipeline_run_rdev(struct pipeline *pl, const struct revoke_rdev_key *key,
 		      const struct pipeline_opts *opts,
 		      struct pipeline_result *res);

@@ -70,6 +70,7 @@ static const char *const map_names[] = {
 	"pause_devs",
 	"pause_slices",
 	"pause_classes",
+	"revoked_files",
 };
 
 /**

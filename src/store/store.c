@@ -288,6 +288,7 @@ static int keep_fds(struct store *rb, struct revoke_bpf_skel *skel, char *err,
 		{ skel->maps.pause_devs, &rb->pause_devs_fd },
 		{ skel->maps.pause_slices, &rb->pause_slices_fd },
 		{ skel->maps.pause_classes, &rb->pause_classes_fd },
+		{ skel->maps.revoked_files, &rb->files_fd },
 	};
 	size_t i;
 	int ret = 0;
@@ -392,7 +393,7 @@ out:
 	&(rb)->rdev_state_fd, &(rb)->rdev_files_fd, &(rb)->armed_fd,	\
 	&(rb)->layout_fd, &(rb)->names_fd, &(rb)->supers_fd,		\
 	&(rb)->paused_fd, &(rb)->pause_devs_fd, &(rb)->pause_slices_fd,	\
-	&(rb)->pause_classes_fd,					\
+	&(rb)->pause_classes_fd, &(rb)->files_fd,			\
 }
 
 static void store_fds_reset(struct store *rb)

@@ -38,6 +38,7 @@ struct revoke_bpf_skel;
  *	shared with the holder iterators
  * @names_fd: the "revoke_names" hash map (what each entry was added as)
  * @supers_fd: the "revoked_supers" hash map (revoked filesystems)
+ * @files_fd: the "revoked_files" hash map (revoked open files, add --fd)
  * @filter: that array, mapped (REVOKE_FILTER_WORDS words)
  * @table: "revoke_table", mapped (inode_table.c)
  * @max_entries: capacity of the revoked set
@@ -79,6 +80,7 @@ struct store {
 	int pause_devs_fd;
 	int pause_slices_fd;
 	int pause_classes_fd;
+	int files_fd;
 	uint64_t *filter;
 	struct inode_table table;
 	uint32_t max_entries;
@@ -128,5 +130,6 @@ const char *store_enforcement(struct store *rb);
 #include "device_set.h"
 #include "pause_set.h"
 #include "super_set.h"
+#include "file_set.h"
 
 #endif /* REVOKE_STORE_H */

@@ -137,7 +137,7 @@ state_unchanged() {
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
 		revoke_layout revoke_names revoke_rdev_state revoke_reach revoke_reports \
 		revoke_state revoke_table revoked_rdev revoked_supers paused pause_devs \
-		pause_slices pause_classes $progs | sort)
+		pause_slices pause_classes revoked_files $progs | sort)
 }
 
 @test "add PATH says what it revoked" {

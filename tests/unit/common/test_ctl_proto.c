@@ -188,6 +188,12 @@ static void test_accepts(void)
 	      parse("revoke-bpf/1 umount path=/m fs=yes timeout_ms=500 spare=yes\n",
 		    &r, &why) == 0 && r.verb == REVOKE_VERB_UMOUNT &&
 	      r.timeout_ms == 500 && r.spare);
+	CHECK("add fd=PID:FD release=no parses, and formats back",
+	      parse("revoke-bpf/1 add fd=4194304:2147483647 release=no\n", &r,
+		    &why) == 0 && r.has_fd && r.fd_pid == 4194304 &&
+	      r.fd_num == 2147483647 &&
+	      revoke_req_format(&r, buf, sizeof(buf)) > 0 &&
+	      !strcmp(buf, "revoke-bpf/1 add fd=4194304:2147483647 release=no\n"));
 	CHECK("fields in any order",
 	      parse("revoke-bpf/1 add dev=0:22 ino=5\n", &r, &why) == 0 &&
 	      r.minor == 22 && r.ino == 5);
@@ -206,7 +212,14 @@ static void test_rejects(void)
 		{ "hello\n", "unknown protocol version (expected revoke-bpf/1)" },
 		{ "revoke-bpf/1\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount, holders, pause or resume)" },
 		{ "revoke-bpf/1 frob\n", "unknown verb (expected add, del, list, status, events, unload, uevent, reload, umount, holders, pause or resume)" },
-		{ "revoke-bpf/1 add\n", "missing field path, ino, rdev or fs" },
+		{ "revoke-bpf/1 add\n", "missing field path, ino, rdev, fs or fd" },
+		{ "revoke-bpf/1 add fd=12\n", "fd is not PID:FD (pid 1 to 4194304, fd 0 to 2147483647)" },
+		{ "revoke-bpf/1 add fd=0:3\n", "fd is not PID:FD (pid 1 to 4194304, fd 0 to 2147483647)" },
+		{ "revoke-bpf/1 add fd=12:-1\n", "fd is not PID:FD (pid 1 to 4194304, fd 0 to 2147483647)" },
+		{ "revoke-bpf/1 add fd=12:3 fd=12:3\n", "field fd given twice" },
+		{ "revoke-bpf/1 del fd=12:3\n", "fd names one open file in add only; it goes with no path, ino, dev, rdev or fs" },
+		{ "revoke-bpf/1 add fd=12:3 path=/m\n", "fd names one open file in add only; it goes with no path, ino, dev, rdev or fs" },
+		{ "revoke-bpf/1 add fd=12:3 rdev=7:0 type=char\n", "fd names one open file in add only; it goes with no path, ino, dev, rdev or fs" },
 		{ "revoke-bpf/1 add fs=8:1\n", "add fs= needs the filesystem sent with the request (fs=yes and path)" },
 		{ "revoke-bpf/1 add fs=yes\n", "fs=yes names the filesystem of path: path is missing" },
 		{ "revoke-bpf/1 add fs=no path=/m\n", "fs is not yes or MAJ:MIN (major < 4096, minor < 1048576)" },
