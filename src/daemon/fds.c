@@ -16,14 +16,16 @@
  * Holding our copy from before the entry goes in until after the
  * pipeline means the address names that file and no other all along.
  * Root may name any process's descriptor; a member of the daemon's
- * --group only one of a process whose real uid is theirs.  A revoked
+ * --group only one of a process that is theirs as ptrace sees it.  A revoked
  * description never works again: there is no del of it.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,25 +34,61 @@
 #include "pipeline/procfs.h"
 
 /*
+ * Are all four ids of the "Uid:" or "Gid:" line (@field) of
+ * /proc/@pid/status @want (real, effective, saved and filesystem)?
+ */
+static bool fds_ids_are(pid_t pid, const char *field, unsigned int want)
+{
+	unsigned int id[4];
+	char path[64], line[256];
+	size_t n = strlen(field);
+	bool ok = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n)) {
+			ok = sscanf(line + n, "%u %u %u %u", &id[0], &id[1],
+				    &id[2], &id[3]) == 4 &&
+			     id[0] == want && id[1] == want &&
+			     id[2] == want && id[3] == want;
+			break;
+		}
+	fclose(f);
+	return ok;
+}
+
+/*
  * Is process @pidfd, which was @pid when opened, @peer's to name?  Root's
- * always; else its real uid must be @peer's, read while it still lives
- * (so that /proc/@pid was that process, not one that reused the pid).
+ * always; else what ptrace asks of a user (PTRACE_MODE_ATTACH_REALCREDS,
+ * pidfd_getfd's own check): all its uids and gids are @peer's, so not a
+ * setuid or setgid program it started, and it is dumpable (the kernel
+ * gives root /proc/@pid of one that is not).  Read while it still lives,
+ * so that /proc/@pid was that process, not one that reused the pid.
  */
 static int fds_may_take(const struct ctl_peer *peer, pid_t pid, int pidfd,
 			char *why, size_t len)
 {
-	char comm[16] = "?";
-	long uid = -1;
+	char path[64];
+	struct stat st;
+	bool ok;
 
 	if (peer->uid == 0)
 		return 0;
-	procfs_describe("/proc", pid, &uid, comm);
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	ok = fds_ids_are(pid, "Uid:", peer->uid) &&
+	     fds_ids_are(pid, "Gid:", peer->gid) &&
+	     !stat(path, &st) && st.st_uid == peer->uid;
 	if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0))
-		uid = -1;	/* gone meanwhile: the uid read may be another's */
-	if (uid == (long)peer->uid)
+		ok = false;	/* gone meanwhile: what was read may be another's */
+	if (ok)
 		return 0;
-	snprintf(why, len, "process %d is not yours (you are uid %u); only "
-		 "root may revoke another user's descriptor; run it with sudo",
+	snprintf(why, len, "process %d is not yours (you are uid %u; a "
+		 "setuid, setgid or non-dumpable process is not yours either); "
+		 "only root may revoke its descriptors; run it with sudo",
 		 (int)pid, (unsigned int)peer->uid);
 	return -EPERM;
 }
@@ -129,8 +167,23 @@ static int fds_deny(struct daemon *d, const struct revoke_req *req, int copy,
 }
 
 /* The pipeline for the holders of @id's file, and its answer. */
+/*
+ * A mapping made through an overlayfs description maps its real file, a
+ * struct file of its own that the holder iterators, narrowed to the one
+ * description, do not match: say that such mappings were not looked for
+ * (add exits 4), never that they were taken away.
+ */
+static void fds_overlay_mappings(int copy, struct pipeline_result *res)
+{
+	struct statfs sfs;
+
+	if (!fstatfs(copy, &sfs) && sfs.f_type == OVERLAYFS_SUPER_MAGIC)
+		pipeline_fail_kept(res, 0, "unmap",
+				   "overlayfs_mappings_not_looked_for");
+}
+
 static void fds_pipeline(struct daemon *d, const struct ctl_peer *peer,
-			 const struct revoke_req *req,
+			 const struct revoke_req *req, int copy,
 			 const struct revoke_ident *id, struct rbuf *resp)
 {
 	struct pipeline_opts opts = verbs_pipeline_opts(d, req);
@@ -145,6 +198,8 @@ static void fds_pipeline(struct daemon *d, const struct ctl_peer *peer,
 	busy_step(d, "holders");
 	err = pipeline_run_file(&d->pipeline, &id->key, id->file, &opts, &res);
 	holders_skip(&d->pipeline.holders, getpid(), 0);
+	if (!err)
+		fds_overlay_mappings(copy, &res);
 	answer_pipeline(resp, err, &res);
 	if (err)
 		return;
@@ -219,11 +274,15 @@ int fds_add(struct daemon *d, const struct ctl_peer *peer,
 		    revoke_kdev_major(id.key.dev), revoke_kdev_minor(id.key.dev),
 		    (unsigned long long)id.key.ino);
 	answer_attach(resp, &d->rb);
-	fds_pipeline(d, peer, req, &id, resp);
+	fds_pipeline(d, peer, req, copy, &id, resp);
 	ret = 0;
 out:
-	close(copy);
-	/* the last copy may be gone, and its entry with it */
+	/*
+	 * In the closer's thread, never here: the last close of a FUSE
+	 * file waits for its server's FLUSH answer, without end if the
+	 * server is hostile.  The hooks drop the entry once it is freed.
+	 */
+	ctl_closer_put(&d->loop.closer, &copy, 1, -1);
 	file_set_refresh(&d->rb);
 	return ret;
 }

@@ -60,6 +60,20 @@ int armed_bits(struct store *rb, uint32_t *bits)
  */
 int armed_update(struct store *rb)
 {
+	return armed_update_with(rb, 0);
+}
+
+/**
+ * armed_update_with() - armed_update(), with @extra set as well
+ * @rb: the daemon's handles
+ * @extra: REVOKE_ARMED_* bits to set whatever the sets hold: a set's bit
+ *	before its first entry goes in, where the hooks must see the entry
+ *	from the moment it is there (file_set_add())
+ *
+ * Return: 0 or a negative errno.
+ */
+int armed_update_with(struct store *rb, uint32_t extra)
+{
 	struct revoke_bpf_skel__bss bss = {};
 	__u32 zero = 0;
 	int ret;
@@ -67,6 +81,7 @@ int armed_update(struct store *rb)
 	ret = armed_bits(rb, &bss.revoke_armed);
 	if (ret)
 		return ret;
+	bss.revoke_armed |= extra;
 	if (bpf_map_update_elem(rb->armed_fd, &zero, &bss, BPF_ANY))
 		return -errno;
 	return 0;

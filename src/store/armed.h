@@ -12,6 +12,7 @@ struct store;
 
 int armed_bits(struct store *rb, uint32_t *bits);
 int armed_update(struct store *rb);
+int armed_update_with(struct store *rb, uint32_t extra);
 int armed_clear(struct store *rb);
 
 #endif /* REVOKE_STORE_ARMED_H */

@@ -42,6 +42,14 @@ int file_set_add(struct store *rb, uint64_t file,
 		*change = REVOKE_ALREADY;
 		return armed_update(rb);
 	}
+	/*
+	 * The bit first: file_free_security drops an entry only while it is
+	 * set, and an entry left behind by a daemon killed in between would
+	 * deny the next file given its address.
+	 */
+	err = armed_update_with(rb, REVOKE_ARMED_FILES);
+	if (err)
+		return err;
 	if (bpf_map_update_elem(rb->files_fd, &file, val, BPF_NOEXIST)) {
 		err = -errno;
 		if (err != -EEXIST)

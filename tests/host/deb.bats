@@ -90,12 +90,13 @@ contents() {
 	-o build/tests/daemon/test_seat
 	-o build/tests/daemon/test_uevent_netlink
 	-o build/tests/pipeline/test_fs_pins
+	-o build/tests/pipeline/test_pause_users
 	-o build/tests/pipeline/test_report
 	-o build/tests/test_librevoke
 	EOF
 	)" ]
 	run grep -c '^1\.\.[0-9]' "$DEB/build.log"
-	[ "$output" = 11 ]
+	[ "$output" = 12 ]
 	run grep -c '^not ok' "$DEB/build.log"
 	[ "$output" = 0 ]
 }

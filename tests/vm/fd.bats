@@ -27,6 +27,8 @@ setup() {
 }
 
 teardown() {
+	kill_holders
+	umount -l "$D/merged" "$D/fuse" 2>/dev/null || true
 	rm -rf "$D"
 }
 
@@ -87,4 +89,49 @@ nothing_revoked() { [ "$(revoke-bpf list)" = "nothing is revoked" ]; }
 	exec 7<&-
 	run revoke-bpf list
 	expect_lines "nothing is revoked"
+}
+
+# red team: a mapping made through the description before the add is
+# taken away (SIGBUS); through overlayfs the mapping's file is the real
+# (upper or lower) file, which the holders' search for one description
+# does not match: add says so and exits 4, never that it took it.
+@test "add --fd replaces a mapping made through it (SIGBUS); through overlayfs it says mappings were not looked for (exit 4)" {
+	mkdir "$D/lower" "$D/upper" "$D/work" "$D/merged"
+	echo "lower content" > "$D/lower/file"
+	mount -t overlay overlay -o "lowerdir=$D/lower,upperdir=$D/upper,workdir=$D/work" "$D/merged"
+	start_holder "$D/plain" mmap "$D/file"
+	KILL=("$HOLDER_PID")
+	run revoke-bpf add --fd "$HOLDER_PID:3"
+	[ "$status" -eq 0 ]
+	wait_line "$D/plain" "SIGBUS si_code=BUS_ADRERR"
+	start_holder "$D/ovl" mmap "$D/merged/file"
+	KILL+=("$HOLDER_PID")
+	run revoke-bpf --json add --no-release --fd "$HOLDER_PID:3"
+	[ "$status" -eq 4 ]
+	[ "$(jq -r '.failures[0].reason' <<<"$output")" = overlayfs_mappings_not_looked_for ]
+}
+
+# red team: revoke-bpfd's own copy of the description is closed in the
+# closer's thread: the last close of a FUSE file waits for the server's
+# FLUSH answer, for good if it never answers, and must not hold the
+# daemon (fusermount3 is any user's).
+@test "add --fd of a FUSE file whose server never answers does not hold revoke-bpfd" {
+	mkdir "$D/fuse"
+	"$REPO/build/tests/fusefile" "$D/fuse" >"$D/fuse.out" 2>&1 3>&- &
+	KILL=("$!")
+	wait_line "$D/fuse.out" ready
+	start_holder "$D/h" hold "$D/fuse/f"
+	KILL+=("$HOLDER_PID")
+	# the server sleeps in its answer to this read, for good
+	cat "$D/fuse/hang" >/dev/null 2>&1 3>&- &
+	KILL+=("$!")
+	wait_line "$D/fuse.out" hanging
+	run timeout 10 revoke-bpf add --no-release --fd "$HOLDER_PID:3"
+	[ "$status" -eq 0 ]
+	run timeout 10 revoke-bpf status
+	[ "$status" -eq 0 ]
+	# the server's death fails its requests: the copy is closed then
+	kill_holders
+	umount -l "$D/fuse" 2>/dev/null || true
+	until_true nothing_revoked
 }
