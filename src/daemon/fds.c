@@ -23,9 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/magic.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,17 +171,17 @@ static int fds_deny(struct daemon *d, const struct revoke_req *req, int copy,
  * description, do not match: say that such mappings were not looked for
  * (add exits 4), never that they were taken away.
  */
-static void fds_overlay_mappings(int copy, struct pipeline_result *res)
+static void fds_overlay_mappings(const struct revoke_ident *id,
+				 struct pipeline_result *res)
 {
-	struct statfs sfs;
-
-	if (!fstatfs(copy, &sfs) && sfs.f_type == OVERLAYFS_SUPER_MAGIC)
+	/* the kernel's name (the ident iterator): no call reaches a FUSE server */
+	if (!strcmp(id->fstype, "overlay"))
 		pipeline_fail_kept(res, 0, "unmap",
 				   "overlayfs_mappings_not_looked_for");
 }
 
 static void fds_pipeline(struct daemon *d, const struct ctl_peer *peer,
-			 const struct revoke_req *req, int copy,
+			 const struct revoke_req *req,
 			 const struct revoke_ident *id, struct rbuf *resp)
 {
 	struct pipeline_opts opts = verbs_pipeline_opts(d, req);
@@ -199,7 +197,7 @@ static void fds_pipeline(struct daemon *d, const struct ctl_peer *peer,
 	err = pipeline_run_file(&d->pipeline, &id->key, id->file, &opts, &res);
 	holders_skip(&d->pipeline.holders, getpid(), 0);
 	if (!err)
-		fds_overlay_mappings(copy, &res);
+		fds_overlay_mappings(id, &res);
 	answer_pipeline(resp, err, &res);
 	if (err)
 		return;
@@ -274,7 +272,7 @@ int fds_add(struct daemon *d, const struct ctl_peer *peer,
 		    revoke_kdev_major(id.key.dev), revoke_kdev_minor(id.key.dev),
 		    (unsigned long long)id.key.ino);
 	answer_attach(resp, &d->rb);
-	fds_pipeline(d, peer, req, copy, &id, resp);
+	fds_pipeline(d, peer, req, &id, resp);
 	ret = 0;
 out:
 	/*

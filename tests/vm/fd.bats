@@ -82,7 +82,7 @@ nothing_revoked() { [ "$(revoke-bpf list)" = "nothing is revoked" ]; }
 	exec 7<"$D/file"
 	run "$ASUSER" 1000 revoke-bpf add --fd $pid:7
 	[ "$status" -eq 1 ]
-	expect_lines "revoke-bpf: add: process $pid is not yours (you are uid 1000); only root may revoke another user's descriptor; run it with sudo"
+	expect_lines "revoke-bpf: add: process $pid is not yours (you are uid 1000; a setuid, setgid or non-dumpable process is not yours either); only root may revoke its descriptors; run it with sudo"
 	run revoke-bpf add --fd $pid:99
 	[ "$status" -eq 1 ]
 	expect_lines "revoke-bpf: add: process $pid has no descriptor 99"
