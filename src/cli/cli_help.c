@@ -78,7 +78,8 @@ static const struct cli_opt fd_opts[] = {
 	  "PID and every copy of it (dup, fork, SCM_RIGHTS), released by "
 	  "default; other opens of the file keep working, as with "
 	  "EVIOCREVOKE; never given back (there is no del --fd); root may "
-	  "name any process, a --group member only its own uid's" },
+	  "name any process, a --group member only one all of whose uids "
+	  "and gids are its own (not a setuid program)" },
 	{}
 };
 
@@ -86,13 +87,15 @@ static const struct cli_opt add_opts[] = {
 	{ "--removed", NULL, NULL, "with --rdev: the device instance is gone; "
 	  "a new device with the same number works, while every file of the "
 	  "old one stays revoked" },
-	{ "--cause", NULL, "WORD", "why, in one word of 1 to 31 letters, "
-	  "digits or _.:- (default: none); kept with the entry, shown by list" },
+	{ "--cause", NULL, "WORD", "with --rdev or --fs: why, in one word of "
+	  "1 to 31 letters, digits or _.:- (default: none); kept with the "
+	  "entry, shown by list" },
 	{ "--release", NULL, NULL, "also replace every descriptor of it by a "
 	  "dead file, so that its last reference drops now (the default for "
 	  "devices, FIFOs and sockets)" },
 	{ "--no-release", NULL, NULL, "deny, wake and unmap only; descriptors "
-	  "stay, failing with EIO (the default for regular files)" },
+	  "stay, failing with EIO (the default for regular files named by "
+	  "PATH or --inode)" },
 	{ "--timeout", NULL, "DURATION", "how long to wait for calls still "
 	  "inside the file (default 2 s; a bare number is seconds, or 100ms, "
 	  "2s, 1min)" },
