@@ -20,7 +20,10 @@
  * description never works again: there is no del of it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,6 +33,43 @@
 
 #include "daemon.h"
 #include "pipeline/procfs.h"
+
+/* copies still being closed, each in a thread of its own (fds_close()) */
+static atomic_int fds_closing;
+/* beyond this many, add --fd is refused until some are closed */
+#define FDS_CLOSING_MAX 64
+
+static void *fds_close_main(void *arg)
+{
+	close((int)(intptr_t)arg);
+	atomic_fetch_sub(&fds_closing, 1);
+	return NULL;
+}
+
+/*
+ * Close our copy @fd in a detached thread of its own, never in the
+ * thread that serves requests, nor in the control socket's closer (whose
+ * queue the connections' closes wait in): the last close of a FUSE file
+ * waits for its server's FLUSH answer, without end if the server never
+ * answers.  The hooks drop the entry once the file is freed.
+ */
+static void fds_close(int fd)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	int err;
+
+	atomic_fetch_add(&fds_closing, 1);
+	err = pthread_attr_init(&attr);
+	if (!err) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&thread, &attr, fds_close_main,
+				     (void *)(intptr_t)fd);
+		pthread_attr_destroy(&attr);
+	}
+	if (err)
+		fds_close_main((void *)(intptr_t)fd);
+}
 
 /*
  * Are all four ids of the "Uid:" or "Gid:" line (@field) of
@@ -100,6 +140,12 @@ static int fds_take(const struct ctl_peer *peer, pid_t pid, int fd, char *why,
 {
 	int pidfd, copy, err;
 
+	if (atomic_load(&fds_closing) >= FDS_CLOSING_MAX) {
+		snprintf(why, len, "%d open files revoked before are still "
+			 "being closed (a FUSE server that does not answer?); "
+			 "try again once they are", atomic_load(&fds_closing));
+		return -EBUSY;
+	}
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (pidfd < 0) {
 		err = -errno;
@@ -275,12 +321,7 @@ int fds_add(struct daemon *d, const struct ctl_peer *peer,
 	fds_pipeline(d, peer, req, &id, resp);
 	ret = 0;
 out:
-	/*
-	 * In the closer's thread, never here: the last close of a FUSE
-	 * file waits for its server's FLUSH answer, without end if the
-	 * server is hostile.  The hooks drop the entry once it is freed.
-	 */
-	ctl_closer_put(&d->loop.closer, &copy, 1, -1);
+	fds_close(copy);
 	file_set_refresh(&d->rb);
 	return ret;
 }
