@@ -106,6 +106,26 @@ int revoke_parse_ino(const char *s, uint64_t *ino)
 	return 0;
 }
 
+/* "A:B", two decimal numbers: 0, -EINVAL, or -ERANGE past 64 bits. */
+static int parse_pair(const char *s, uint64_t *a, uint64_t *b)
+{
+	char buf[64];
+	char *colon;
+	int err;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	colon = strchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	err = revoke_parse_u64(buf, a);
+	if (!err)
+		err = revoke_parse_u64(colon + 1, b);
+	return err;
+}
+
 /**
  * revoke_parse_devspec() - parse "MAJ:MIN"
  * @s: text of the form MAJOR:MINOR, both decimal
@@ -117,21 +137,10 @@ int revoke_parse_ino(const char *s, uint64_t *ino)
  */
 int revoke_parse_devspec(const char *s, unsigned int *major, unsigned int *minor)
 {
-	char buf[64];
 	uint64_t maj, min;
-	char *colon;
 	int err;
 
-	if (!s || strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	colon = strchr(buf, ':');
-	if (!colon)
-		return -EINVAL;
-	*colon = '\0';
-	err = revoke_parse_u64(buf, &maj);
-	if (!err)
-		err = revoke_parse_u64(colon + 1, &min);
+	err = parse_pair(s, &maj, &min);
 	if (err)
 		return err;
 	if (maj > REVOKE_KDEV_MAJORMAX || min > REVOKE_KDEV_MINORMASK)
@@ -152,21 +161,10 @@ int revoke_parse_devspec(const char *s, unsigned int *major, unsigned int *minor
  */
 int revoke_parse_fdspec(const char *s, unsigned int *pid, unsigned int *fd)
 {
-	char buf[64];
 	uint64_t p, f;
-	char *colon;
 	int err;
 
-	if (!s || strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	colon = strchr(buf, ':');
-	if (!colon)
-		return -EINVAL;
-	*colon = '\0';
-	err = revoke_parse_u64(buf, &p);
-	if (!err)
-		err = revoke_parse_u64(colon + 1, &f);
+	err = parse_pair(s, &p, &f);
 	if (err)
 		return err;
 	if (!p || p > REVOKE_PID_MAX || f > INT32_MAX)
