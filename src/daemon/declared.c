@@ -54,6 +54,26 @@ void declared_init(struct declared *dc, const char *dir, const char *state)
 	strcpy(dc->hash, "0");
 }
 
+/*
+ * What line @no of file @name added stays (seen), though the line was not
+ * applied this time; @no 0: every line of the file.  A line that cannot
+ * be applied now (its path renamed away by whoever owns the folder, a
+ * file that cannot be read) never lifts what it revoked: only its
+ * removal does.
+ */
+static void declared_keep(struct declared *dc, const char *name,
+			  unsigned int no)
+{
+	char src[DECLARED_SRC_LEN];
+	size_t k, n;
+
+	n = (size_t)snprintf(src, sizeof(src), no ? "%s:%u" : "%s:", name, no);
+	for (k = 0; k < dc->nkeys; k++)
+		if (no ? !strcmp(dc->keys[k].src, src) :
+			 !strncmp(dc->keys[k].src, src, n))
+			dc->keys[k].seen = true;
+}
+
 /* A line not applied: logged, counted, and kept for reload's answer. */
 static void __attribute__((format(printf, 4, 5)))
 declared_problem(struct declared *dc, const struct declared_line *ln,
@@ -68,6 +88,7 @@ declared_problem(struct declared *dc, const struct declared_line *ln,
 	va_end(ap);
 	snprintf(src, sizeof(src), "%s:%u", ln->path, ln->no);
 	log_warn("%s: %s\n", src, why);
+	declared_keep(dc, ln->name, ln->no);
 	dc->failed++;
 	dc->pending += pending;
 	if (revoke_pct_encode(why, enc, sizeof(enc)) < 0)
@@ -97,18 +118,116 @@ static void declared_keep_text(struct declared_line *ln, const char *text)
 		ln->ntexts++;
 }
 
+/* a chase follows at most this many symbolic links, as the kernel does */
+#define DECLARED_LINKS 40
+
+/*
+ * Open @path (absolute) with O_PATH as root would, one name at a time,
+ * following a symbolic link only if root owns it.  A line is resolved
+ * again at every apply, by root: a link that another user owns (in a
+ * folder of theirs, a home or /tmp) would let that user choose which file
+ * is revoked.  Each name is opened O_NOFOLLOW from the folder opened
+ * before it, and a link's target read from the very link checked, so
+ * nothing can be swapped in between.  ".." is refused.
+ *
+ * Return: the descriptor, or -errno: -ENOENT/-ENOTDIR (pending), -EPERM
+ * with *@owner the uid of a link not root's, -EINVAL for "..", -ELOOP.
+ */
+static int declared_chase(const char *path, uid_t *owner)
+{
+	char rest[PATH_MAX], target[PATH_MAX], *name, *next;
+	int dir, fd, links = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (snprintf(rest, sizeof(rest), "%s", path) >= (int)sizeof(rest))
+		return -ENAMETOOLONG;
+	dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -errno;
+	for (name = rest; name; name = next) {
+		while (*name == '/')
+			name++;
+		next = strchr(name, '/');
+		if (next)
+			*next++ = '\0';
+		if (!*name || !strcmp(name, "."))
+			continue;
+		if (!strcmp(name, "..")) {
+			close(dir);
+			return -EINVAL;
+		}
+		fd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0) {
+			fd = -errno;
+			break;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			close(dir);
+			dir = fd;
+			continue;
+		}
+		n = readlinkat(fd, "", target, sizeof(target) - 1);
+		close(fd);
+		if (st.st_uid != 0) {
+			*owner = st.st_uid;
+			fd = -EPERM;
+			break;
+		}
+		if (n < 0 || ++links > DECLARED_LINKS) {
+			fd = n < 0 ? -errno : -ELOOP;
+			break;
+		}
+		target[n] = '\0';
+		/* the link's target, then what is left after it */
+		if (snprintf(target + n, sizeof(target) - (size_t)n, "/%s",
+			     next ? next : "") >= (int)(sizeof(target) - (size_t)n)) {
+			fd = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(rest, target, strlen(target) + 1);
+		next = rest;
+		if (rest[0] == '/') {
+			close(dir);
+			dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (dir < 0)
+				return -errno;
+		}
+	}
+	if (!name)
+		return dir;	/* every name opened: the last one is it */
+	close(dir);
+	return fd;
+}
+
 /*
  * The descriptor an add of @op sends, opened here as revoke-bpf opens
- * it (O_PATH: nothing of the file runs); -1 after saying why (pending
- * if it does not exist yet, and its folder is then watched).
+ * it (O_PATH: nothing of the file runs), but by declared_chase(); -1
+ * after saying why (pending if it does not exist yet, and its folder is
+ * then watched).
  */
 static int declared_open(struct daemon *d, const struct declared_line *ln,
 			 const struct revoke_req *req, const char *op)
 {
 	struct stat st;
+	uid_t owner = 0;
 	int fd;
 
-	fd = open(op, O_PATH | O_CLOEXEC);
+	fd = declared_chase(op, &owner);
+	if (fd == -EPERM || fd == -EINVAL) {
+		declared_problem(&d->decl, ln, false, fd == -EPERM ?
+				 "'%s' runs through a symbolic link of uid %u; a "
+				 "declared path follows only root's (name the "
+				 "file it points to)" : "'%s' has a '..' in it; "
+				 "name the file without it", op, (unsigned int)owner);
+		return -1;
+	}
+	if (fd < 0)
+		errno = -fd;
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		declared_watch_pending(d, op, true);
 		declared_problem(&d->decl, ln, true, "'%s' does not exist yet; "
@@ -286,6 +405,11 @@ static void declared_file(struct daemon *d, struct declared_line *ln)
 			declared_line(d, ln, argc, argv);
 		}
 	}
+	if (ferror(f)) {
+		ln->no = 0;
+		declared_problem(&d->decl, ln, false, "cannot read it to the "
+				 "end: %s", strerror(errno));
+	}
 	free(line);
 	fclose(f);
 }
@@ -375,8 +499,12 @@ static void declared_apply_once(struct daemon *d)
 	d->serving = false;	/* no turns for others: see above */
 	dc->applying = true;
 	n = scandir(dc->dir, &ents, declared_wanted, alphasort);
-	if (n < 0 && errno != ENOENT)
-		log_err("cannot read %s: %s\n", dc->dir, strerror(errno));
+	if (n < 0 && errno != ENOENT) {
+		log_err("cannot read %s: %s; nothing it declared is lifted\n",
+			dc->dir, strerror(errno));
+		for (k = 0; k < dc->nkeys; k++)
+			dc->keys[k].seen = true;
+	}
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dc->dir, ents[i]->d_name);
 		ln.path = path;
@@ -412,6 +540,8 @@ void declared_apply(struct daemon *d)
 	for (round = 0; round < 3; round++) {
 		d->decl.again = false;
 		declared_apply_once(d);
+		if (declared_watch_settle(&d->decl))
+			d->decl.again = true;
 		if (!d->decl.again)
 			break;
 	}

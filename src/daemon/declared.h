@@ -123,5 +123,6 @@ int declared_watch_start(struct daemon *d);
 int declared_watch(struct daemon *d);
 void declared_watch_pending(struct daemon *d, const char *path, bool missing);
 void declared_watch_clear(struct declared *dc);
+bool declared_watch_settle(struct declared *dc);
 
 #endif /* REVOKE_DECLARED_H */

@@ -88,8 +88,11 @@ void declared_watch_clear(struct declared *dc)
 }
 
 /*
- * Read every queued inotify event: their number; @gone is set if the
- * folder's watch ended (the folder removed or renamed).
+ * Read every queued inotify event: the number of those that may change
+ * what is declared; @gone is set if the folder's watch ended (the folder
+ * removed or renamed).  IN_IGNORED of a pending path's watch is not one:
+ * every apply removes those watches (declared_watch_clear()), and
+ * counting their IN_IGNORED made each apply start the next, for good.
  */
 static int declared_drain(struct declared *dc, bool *gone)
 {
@@ -102,13 +105,42 @@ static int declared_drain(struct declared *dc, bool *gone)
 	while ((n = read(dc->in, buf, sizeof(buf))) > 0)
 		for (p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
 			ev = (const struct inotify_event *)p;
-			events++;
 			if (ev->wd == dc->wd_dir &&
 			    (ev->mask & (IN_IGNORED | IN_DELETE_SELF |
 					 IN_MOVE_SELF)))
 				*gone = true;
+			else if (ev->mask & IN_IGNORED)
+				continue;
+			events++;
 		}
 	return events;
+}
+
+/**
+ * declared_watch_settle() - after an apply, read the events it caused
+ * @dc: the declared state
+ *
+ * Its own IN_IGNORED are dropped here, so that they do not wake the loop
+ * (whose wake-up with no event is a mount change, which matters to a
+ * pending line: an apply).
+ *
+ * Return: true if a change came meanwhile (another round is needed).
+ */
+bool declared_watch_settle(struct declared *dc)
+{
+	bool gone = false;
+	int n;
+
+	if (dc->in < 0)
+		return false;
+	n = declared_drain(dc, &gone);
+	if (gone) {
+		if (dc->wd_dir >= 0)
+			inotify_rm_watch(dc->in, dc->wd_dir);
+		dc->wd_dir = -1;
+		declared_watch_dir(dc);
+	}
+	return n > 0 || gone;
 }
 
 /*

@@ -125,6 +125,30 @@ declared: 7 lines, 4 applied, 3 failed (hash $(declared_field declared_hash))"* 
 	[ "$(declared_field declared_applied)" = 5 ]
 }
 
+# red team: a line is resolved again by root at every apply; a user
+# whose folder it runs through must not choose the file (a link of
+# theirs), nor lift it by renaming it away (the line goes pending).
+@test "a declared path through another user's symbolic link is refused; a file renamed away stays revoked" {
+	mkdir "$T/u"
+	echo key > "$T/u/key"
+	chown -R 65534 "$T/u"
+	echo "$T/u/key" > "$DIR/c.conf"
+	wait_declared declared 8
+	denied "$T/u/key"
+	"$ASUSER" 65534 sh -c "mv '$T/u/key' '$T/u/.x' && ln -s '$T/three' '$T/u/key'"
+	run revoke-bpf reload
+	[ "$status" -eq 1 ]
+	[[ $output == *"
+$DIR/c.conf:1: '$T/u/key' runs through a symbolic link of uid 65534; a declared path follows only root's (name the file it points to)"* ]]
+	[ "$(cat "$T/three")" = three ]
+	denied "$T/u/.x"
+	rm "$DIR/c.conf"
+	wait_declared declared 7
+	[ "$(cat "$T/u/.x")" = key ]
+	rm -r "$T/u"
+	[ "$(declared_field declared_applied)" = 5 ]
+}
+
 @test "reload follows a line to its new file: the new one revoked, the old one lifted" {
 	denied "$T/five"
 	ln -sfn "$T/six" "$T/link"
