@@ -499,6 +499,15 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 	if (req.verb == REVOKE_VERB_DEL &&
 	    declared_refuse_del(d, peer, &req, resp))
 		return false;
+	/*
+	 * The line is written from the path the client names, which need
+	 * not be the file it sent: root's only, as the folder is.
+	 */
+	if (req.persist && peer->uid != 0) {
+		answer_err(resp, EPERM, "add --persist writes %s: root only; "
+			   "run it with sudo", d->decl.dir);
+		return false;
+	}
 	keep = verbs_handlers[req.verb](d, peer, &req, resp) == 1;
 	if (req.verb == REVOKE_VERB_ADD)
 		declared_after_add(d, &req, resp);
