@@ -42,7 +42,7 @@ setup() {
 	[ "${lines[0]}" = "Usage: revoke-bpf add PATH [ADD-OPTIONS]" ]
 	[ "${lines[3]}" = "       revoke-bpf add --rdev MAJ:MIN --char|--block [--removed] [ADD-OPTIONS]" ]
 	[[ $output == *$'\n  --timeout DURATION    how long to wait for calls still inside the file\n                        (default 2 s; a bare number is seconds, or 100ms, 2s,\n                        1min)\n'* ]]
-	[[ $output == *$'\n  --cause WORD          why, in one word of 1 to 31 letters, digits or _.:-\n'* ]]
+	[[ $output == *$'\n  --cause WORD          with --rdev or --fs: why, in one word of 1 to 31\n'* ]]
 	[[ $output == *$'\nWho may:     root, and the members of revoke-bpfd\'s --group\n'* ]]
 	[[ $output == *$'\nExit status: 0 every access is gone; 1 nothing was revoked; 2 the command line\n'* ]]
 	run "$CLI" help uevent
