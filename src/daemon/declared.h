@@ -113,8 +113,8 @@ int declared_keys_answered(const char *answer, bool *added,
 			   char keys[][DECLARED_KEY_LEN], size_t max);
 bool declared_refuse_del(struct daemon *d, const struct ctl_peer *peer,
 			 const struct revoke_req *req, struct rbuf *resp);
-void declared_after_add(struct daemon *d, const struct revoke_req *req,
-			struct rbuf *resp);
+void declared_after_add(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp);
 void declared_list_mark(struct daemon *d, const char *body, size_t len,
 			struct rbuf *resp);
 

@@ -406,11 +406,13 @@ static void declared_persist(struct daemon *d, const struct revoke_req *req,
  * declared_after_add() - an admin's add is done: its entries are the
  *	admin's, or, with persist=yes, local.conf's line's
  * @d: the daemon
+ * @peer: who added: only root's add takes a line's entry over (a
+ *	--group member's add then del would lift what a line declares)
  * @req: the add
  * @resp: its answer; add --persist's line is added to it
  */
-void declared_after_add(struct daemon *d, const struct revoke_req *req,
-			struct rbuf *resp)
+void declared_after_add(struct daemon *d, const struct ctl_peer *peer,
+			const struct revoke_req *req, struct rbuf *resp)
 {
 	char keys[NAMED_MAX_KEYS][DECLARED_KEY_LEN];
 	bool added, changed = false;
@@ -425,7 +427,7 @@ void declared_after_add(struct daemon *d, const struct revoke_req *req,
 		declared_persist(d, req, keys, n, resp);
 		return;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; peer->uid == 0 && i < n; i++) {
 		if (!declared_find(&d->decl, keys[i]))
 			continue;
 		log_info("declared: %s added by hand: the admin's from now "

@@ -510,6 +510,6 @@ bool verbs_handle(const struct ctl_peer *peer, const char *buf, size_t len,
 	}
 	keep = verbs_handlers[req.verb](d, peer, &req, resp) == 1;
 	if (req.verb == REVOKE_VERB_ADD)
-		declared_after_add(d, &req, resp);
+		declared_after_add(d, peer, &req, resp);
 	return keep;
 }
