@@ -152,9 +152,9 @@ bench() {
 		      .["idle/none"].median > 0 and (.programs_attached_idle | startswith("0/"))) and
 		    ($j.attach_by_kernel[$k] | .first.attach_us.min > 0 and .attached.attach_us.max == 0 and
 		      .during_detach.attach_us.min > 0 and .first.add_ms.min > 0 and .attaches == 2 and
-		      .detaches == 2)) and
+		      .detaches == 2) and
 		    ($j.icount_by_kernel[$k] | .dd_bs1 | has("padded_hook") and
-		      has("armed_same_fs") and has("armed_paused"))) and
+		      has("armed_same_fs") and has("armed_paused")))) and
 		  # the instrument sees the few instructions of the padded hook
 		  # (icount: the same every run) and the gain of the fast path
 		  (. as $j | .kernels | all($j.icount_by_kernel[.].ratios.dd_bs1 |
