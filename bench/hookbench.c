@@ -198,30 +198,45 @@ static void pause_one(struct hooks *h)
 	h->ours->bss->revoke_armed = REVOKE_ARMED_PAUSES;
 }
 
-/* One more entry, on the filesystem of /dev/null: dd's files' own. */
-static void same_fs_one(struct hooks *h, long *have)
+/* Put @key in the revoked set with its filter bits, as revoke-bpfd does. */
+static void insert_key(struct hooks *h, const struct revoke_key *key)
 {
 	struct revoke_val val = { .revoked_at = 1 };
-	struct revoke_state st = { .nr_revoked = (__u64)++*have };
-	struct revoke_key key;
-	struct stat sb;
-	__u32 zero = 0, bit;
+	__u32 bits[2] = { revoke_filter_bit(key->dev, key->ino),
+			  revoke_filter_dev_bit(key->dev) };
+	int i;
 
-	if (stat("/dev/null", &sb))
-		die("/dev/null");
-	key = (struct revoke_key){ .ino = 0xfffffff0 };
-	if (revoke_kdev_from_stdev(sb.st_dev, &key.dev))
-		die("the device of /dev/null");
-	if (inode_table_insert(&h->table, &key, &val))
+	if (inode_table_insert(&h->table, key, &val))
 		die("filling revoke_table");
-	bit = revoke_filter_bit(key.dev, key.ino);
-	h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
-	bit = revoke_filter_dev_bit(key.dev);
-	h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
+	for (i = 0; i < 2; i++)
+		h->filter[revoke_filter_word(bits[i])] |=
+			revoke_filter_mask(bits[i]);
+}
+
+/* Say in revoke_state and revoke_armed that the set holds @n entries. */
+static void set_count(struct hooks *h, long n)
+{
+	struct revoke_state st = { .nr_revoked = (__u64)n };
+	__u32 zero = 0;
+
 	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.revoke_state), &zero,
 				&st, BPF_ANY))
 		die("revoke_state");
-	h->ours->bss->revoke_armed = REVOKE_ARMED_INODES;
+	h->ours->bss->revoke_armed = n ? REVOKE_ARMED_INODES : 0;
+}
+
+/* One more entry, on the filesystem of /dev/null: dd's files' own. */
+static void same_fs_one(struct hooks *h, long *have)
+{
+	struct revoke_key key = { .ino = 0xfffffff0 };
+	struct stat sb;
+
+	if (stat("/dev/null", &sb))
+		die("/dev/null");
+	if (revoke_kdev_from_stdev(sb.st_dev, &key.dev))
+		die("the device of /dev/null");
+	insert_key(h, &key);
+	set_count(h, ++*have);
 }
 
 /*
@@ -230,10 +245,7 @@ static void same_fs_one(struct hooks *h, long *have)
  */
 static void fill(struct hooks *h, long *have, long n)
 {
-	struct revoke_val val = { .revoked_at = 1 };
-	struct revoke_state st = {};
 	struct revoke_key key;
-	__u32 zero = 0, bit;
 
 	if (n == LEVEL_PAUSED) {
 		pause_one(h);
@@ -246,18 +258,9 @@ static void fill(struct hooks *h, long *have, long n)
 
 	for (; *have < n; (*have)++) {
 		key = (struct revoke_key){ .dev = FAKE_DEV, .ino = (__u64)*have + 1 };
-		if (inode_table_insert(&h->table, &key, &val))
-			die("filling revoke_table");
-		bit = revoke_filter_bit(key.dev, key.ino);
-		h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
-		bit = revoke_filter_dev_bit(key.dev);
-		h->filter[revoke_filter_word(bit)] |= revoke_filter_mask(bit);
+		insert_key(h, &key);
 	}
-	st.nr_revoked = (__u64)n;
-	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.revoke_state), &zero,
-				&st, BPF_ANY))
-		die("revoke_state");
-	h->ours->bss->revoke_armed = n ? REVOKE_ARMED_INODES : 0;
+	set_count(h, n);
 }
 
 /* "armed_N", or "armed_paused" for LEVEL_PAUSED */
