@@ -8,7 +8,8 @@
 # files are denied to a user.  Then the one-shot playbook adds and
 # unmounts, reporting changed once and not again.  Ansible in qemu TCG is
 # slow (25-60 s a run) and tests no kernel behaviour: this file runs on
-# 6.12 only (tests/system/suite leaves it out of the other kernels').
+# 6.12 only (tests/lib/kernels.bash).
+# kernels: 6.12
 
 load lib
 

@@ -4,6 +4,10 @@
 # The control socket under clients that try to hold revoke-bpfd up:
 # slow, idle, too many, not reading, sending descriptors whose close
 # blocks.  Root's requests must go through all the same, at once.
+#
+# All of it is the daemon's own loop and the CLI's waits: no kernel
+# decides any of it, so one kernel's suite runs it (tests/lib/kernels.bash).
+# kernels: 6.1
 
 load lib
 

@@ -10,6 +10,12 @@
 #
 # Waits are bounded polls of 'status --json' (the daemon's own count of
 # what it read), never sleeps.
+#
+# What it proves is the daemon's reading of the folder and its record;
+# each line goes through add, whose enforcement every kernel's suite
+# proves (enforcement.bats, bypass.bats): one kernel's suite runs it
+# (tests/lib/kernels.bash).
+# kernels: 6.1
 
 load lib
 
@@ -118,8 +124,11 @@ declared: 7 lines, 4 applied, 3 failed (hash $(declared_field declared_hash))"* 
 }
 
 @test "a pending path is applied once it appears" {
-	mkdir "$T/later"
-	echo later > "$T/later/file"
+	# it appears whole, by a rename: the daemon may revoke it the moment
+	# it exists, and a write after its creation would race with that
+	mkdir "$T/.stage"
+	echo later > "$T/.stage/file"
+	mv "$T/.stage" "$T/later"
 	wait_declared declared_pending 0
 	denied "$T/later/file"
 	[ "$(declared_field declared_applied)" = 5 ]
