@@ -19,12 +19,18 @@
  * So no entry is ever in a set without its hooks: attach before insert,
  * detach only after the last delete, both in the daemon's one thread.
  *
- * Detaching is slow on some kernels (the trampoline's teardown waits for
- * RCU-tasks grace periods, seconds under emulation), and the kernel does
- * it in whichever thread drops a link's last reference.  So the pins are
- * removed here, and the links' descriptors are closed by a thread of
- * their own.  An attach waits for that thread first: the kernel refuses
- * (EBUSY) to attach a program to a hook it is still linked to.
+ * Detaching is slow (each link's teardown unregisters its ftrace direct
+ * call, and ftrace_shutdown() waits for an RCU-tasks-rude and an
+ * RCU-tasks grace period under ftrace_lock: one link after another,
+ * about 140 ms each under emulation, 3.9 s for 27 links on 6.12), and
+ * the kernel does it in whichever thread drops a link's last reference.
+ * So the pins are removed here, and the links' descriptors are closed by
+ * a thread of their own, one at a time.  An attach in the meantime does
+ * not wait for all of them: it stops that thread after the close under
+ * way, pins again the links it had not closed yet (still attached: they
+ * never stopped enforcing), and attaches only the programs whose link
+ * is gone (the kernel refuses, EBUSY, a program on a hook it is still
+ * linked to, so the close under way is waited for).
  */
 #include <errno.h>
 #include <limits.h>
@@ -170,6 +176,7 @@ static int attach_all(struct store *rb, bool fresh_map, char *err,
 }
 
 static void release_wait(struct store *rb);
+static int release_reclaim(struct store *rb);
 
 /*
  * An attach failed: let go of what it attached if nothing is revoked;
@@ -202,7 +209,7 @@ int attach_ensure(struct store *rb)
 	if (rb->attached || !rb->skel)
 		return 0;
 	start = now_us();
-	release_wait(rb);
+	rb->last_kept = release_reclaim(rb);
 	rb->attach_err[0] = '\0';
 	ret = attach_all(rb, rb->fresh_map, rb->attach_err,
 			 sizeof(rb->attach_err));
@@ -226,21 +233,51 @@ int attach_ensure(struct store *rb)
 	return 0;
 }
 
-/* the descriptors of links whose pins are gone, for closing */
+/**
+ * struct release_batch - the links of a detach, closed one at a time
+ * @lock: guards @stop and @next
+ * @stop: an attach wants the links not closed yet back
+ * @next: the index of the next descriptor to close
+ * @n: how many descriptors
+ * @fd: the links' descriptors, their pins gone
+ * @prog: the index of each one's program in revoke_prog_names, or -1
+ *	for the left-over of an interrupted replacement (never kept)
+ */
 struct release_batch {
+	pthread_mutex_t lock;
+	bool stop;
+	int next;
 	int n;
 	int fd[2 * REVOKE_NR_PROGS];
+	int prog[2 * REVOKE_NR_PROGS];
 };
+
+/* The index of the next descriptor to close, or -1: none, or stopped. */
+static int release_next(struct release_batch *b)
+{
+	int i = -1;
+
+	pthread_mutex_lock(&b->lock);
+	if (!b->stop && b->next < b->n)
+		i = b->next++;
+	pthread_mutex_unlock(&b->lock);
+	return i;
+}
 
 static void *release_main(void *arg)
 {
 	struct release_batch *b = arg;
 	int i;
 
-	for (i = 0; i < b->n; i++)
+	while ((i = release_next(b)) >= 0)
 		close(b->fd[i]);
-	free(b);
 	return NULL;
+}
+
+static void release_free(struct release_batch *b)
+{
+	pthread_mutex_destroy(&b->lock);
+	free(b);
 }
 
 /* Close @b's descriptors in a thread of their own, or here if none starts. */
@@ -248,8 +285,10 @@ static void release_async(struct store *rb, struct release_batch *b)
 {
 	if (pthread_create(&rb->release_thread, NULL, release_main, b)) {
 		release_main(b);
+		release_free(b);
 		return;
 	}
+	rb->release = b;
 	rb->releasing = true;
 }
 
@@ -259,17 +298,51 @@ static void release_wait(struct store *rb)
 	if (!rb->releasing)
 		return;
 	pthread_join(rb->release_thread, NULL);
+	release_free(rb->release);
+	rb->release = NULL;
 	rb->releasing = false;
 }
 
-/* Take @name's pin away, keeping its link's descriptor in @b. */
+/*
+ * Stop the detach under way after the close it is in, and pin again the
+ * links it had not closed: they are attached still.  What cannot be
+ * pinned again is closed here.  Return: how many were kept.
+ */
+static int release_reclaim(struct store *rb)
+{
+	struct release_batch *b = rb->release;
+	char path[PATH_MAX];
+	int i, kept = 0;
+
+	if (!rb->releasing)
+		return 0;
+	pthread_mutex_lock(&b->lock);
+	b->stop = true;
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(rb->release_thread, NULL);
+	for (i = b->next; i < b->n; i++) {
+		if (b->prog[i] >= 0 &&
+		    !revoke_pin_path(path, sizeof(path), rb->pin_dir,
+				     revoke_prog_names[b->prog[i]]) &&
+		    !bpf_obj_pin(b->fd[i], path))
+			kept++;
+		close(b->fd[i]);
+	}
+	release_free(b);
+	rb->release = NULL;
+	rb->releasing = false;
+	return kept;
+}
+
+/* Take the pin of program @prog (@suffix: its left-over) away, keeping
+ * its link's descriptor in @b. */
 static void release_pin(struct release_batch *b, const char *pin_dir,
-			const char *name, const char *suffix)
+			int prog, const char *suffix)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (revoke_pin_path(path, sizeof(path), pin_dir, name) ||
+	if (revoke_pin_path(path, sizeof(path), pin_dir, revoke_prog_names[prog]) ||
 	    strlen(path) + strlen(suffix) >= sizeof(path))
 		return;
 	strcat(path, suffix);
@@ -280,6 +353,7 @@ static void release_pin(struct release_batch *b, const char *pin_dir,
 		close(fd);
 		return;
 	}
+	b->prog[b->n] = *suffix ? -1 : prog;
 	b->fd[b->n++] = fd;
 }
 
@@ -299,9 +373,10 @@ void attach_release(struct store *rb)
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return;	/* still attached; the next tick tries again */
+	pthread_mutex_init(&b->lock, NULL);
 	for (i = 0; i < REVOKE_NR_PROGS; i++) {
-		release_pin(b, rb->pin_dir, revoke_prog_names[i], "");
-		release_pin(b, rb->pin_dir, revoke_prog_names[i], TMP_SUFFIX);
+		release_pin(b, rb->pin_dir, i, "");
+		release_pin(b, rb->pin_dir, i, TMP_SUFFIX);
 	}
 	if (rb->attached)
 		rb->detaches++;
@@ -310,7 +385,7 @@ void attach_release(struct store *rb)
 	if (b->n)
 		release_async(rb, b);
 	else
-		free(b);
+		release_free(b);
 }
 
 /*

@@ -20,6 +20,7 @@
 #include "inode_table.h"
 
 struct revoke_bpf_skel;
+struct release_batch;
 
 #define REVOKE_NR_PROGS 30
 
@@ -60,8 +61,11 @@ struct revoke_bpf_skel;
  * @last_attach_us: how long the last attach took
  * @attach_taken_us: that, until store_attach_take() reads it
  * @attach_err: why the last attach failed
+ * @last_kept: how many links of a detach under way the last attach
+ *	kept (pinned again) instead of attaching anew
  * @releasing: @release_thread is closing the links of a detach
  * @release_thread: that thread
+ * @release: what it closes (attach.c)
  */
 struct store {
 	int table_fd;
@@ -99,8 +103,10 @@ struct store {
 	uint64_t last_attach_us;
 	uint64_t attach_taken_us;
 	char attach_err[PATH_MAX + 256];
+	int last_kept;
 	bool releasing;
 	pthread_t release_thread;
+	struct release_batch *release;
 };
 
 extern const char *const revoke_prog_names[REVOKE_NR_PROGS];

@@ -105,16 +105,22 @@ teardown_file() {
 	expect_lines "first open: EIO"
 }
 
-@test "an add after the detach attaches again, and denies" {
+@test "an add right after a detach keeps the links not torn down yet, attaches the rest, and denies" {
+	: > "$DAEMON_LOG"
 	start_daemon --detach-after 0
 	revoke "$F"
 	revoke-bpf del "$F" >/dev/null
 	until_true is_idle
+	# the teardown of each link takes two RCU-tasks grace periods
+	# (ftrace_shutdown()): the add comes while most are still attached
 	run revoke-bpf --json add "$F"
 	[ "$(jq -r .attach_us <<<"$output")" -gt 0 ]
 	[ "$(status_field attaches)" = 2 ]
+	[ "$(nr_link_pins)" -eq "$(nr_attached)" ]
+	all_attached
 	run "$PROBE" "$F" read
 	expect_lines "first open: EIO"
+	until_true grep -Eq "attached [0-9]+ programs in [0-9.]+ ms before the first revocation \([1-9][0-9]* kept from the detach under way\)" "$DAEMON_LOG"
 }
 
 @test "a revoked file deleted for good (its entry dropped by the kernel) lets the programs detach" {
