@@ -285,7 +285,7 @@ $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 # holder discovery alone, on the host: the iterators need no BPF LSM
 $(BUILD)/bench/discover: bench/discover.c $(LINK_pipeline) | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 # the pipeline with mappings to replace, on the host, with the maps made
 # as the unit tests make them
