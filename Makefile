@@ -69,12 +69,17 @@ endif
 # links its own folder's main and the archives below it:
 #
 #   revoke-bpf   cli/     -> common/
-#   revoke-bpfd  daemon/  -> pipeline/ -> store/ -> common/, lib/
+#   revoke-bpfd  daemon/  -> pipeline/ -> inject/, store/ -> common/; lib/
+#
+# inject/ stops a process with ptrace and runs system calls in it;
+# store/ owns the BPF maps; neither uses the other, and the pipeline
+# (with lib/, librevoke) uses both.
 ARCH_SRC    := arch_$(shell uname -m)
-LAYERS      := common store pipeline daemon cli
+LAYERS      := common store inject pipeline daemon cli
 SRCS_common   := $(wildcard src/common/*.c)
 SRCS_store    := $(wildcard src/store/*.c)
-SRCS_pipeline := $(filter-out src/pipeline/arch_%.c,$(wildcard src/pipeline/*.c)) src/pipeline/$(ARCH_SRC).c
+SRCS_inject   := $(filter-out src/inject/arch_%.c,$(wildcard src/inject/*.c)) src/inject/$(ARCH_SRC).c
+SRCS_pipeline := $(wildcard src/pipeline/*.c)
 SRCS_daemon   := $(filter-out src/daemon/daemon.c,$(wildcard src/daemon/*.c))
 SRCS_cli      := $(filter-out src/cli/cli.c,$(wildcard src/cli/*.c))
 objs         = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS_$(1)))
@@ -82,7 +87,8 @@ archive      = $(BUILD)/obj/lib$(1).a
 # what each layer's code needs below it, in link order
 LINK_common   := $(call archive,common)
 LINK_store    := $(call archive,store) $(LINK_common)
-LINK_pipeline := $(call archive,pipeline) $(LINK_store) $(BUILD)/librevoke.a
+LINK_inject   := $(call archive,inject) $(LINK_common)
+LINK_pipeline := $(call archive,pipeline) $(call archive,inject) $(LINK_store) $(BUILD)/librevoke.a
 LINK_daemon   := $(call archive,daemon) $(LINK_pipeline)
 LINK_cli      := $(call archive,cli) $(LINK_common)
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*/test_*.c))
@@ -172,7 +178,7 @@ $(BUILD)/tests/$(1)/%: tests/unit/$(1)/%.c tests/unit/tap.h tests/unit/maps.h $(
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(ALL_CFLAGS) -Itests/unit $$(LDFLAGS) $$< $(LINK_$(1)) $$(LDLIBS) -o $$@
 endef
-$(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
+$(foreach l,common store inject pipeline daemon,$(eval $(call unit_test,$(l))))
 
 # The unit tests that need neither root (the others make BPF maps) nor
 # this machine's kernel (test_features reads its BTF), and librevoke's:
