@@ -69,12 +69,20 @@ endif
 # links its own folder's main and the archives below it:
 #
 #   revoke-bpf   cli/     -> common/
-#   revoke-bpfd  daemon/  -> pipeline/ -> store/ -> common/, lib/
+#   revoke-bpfd  daemon/  -> pipeline/ -> inject/, umount/, store/ -> common/
+#                                      -> lib/
+#
+# inject/ stops a process with ptrace and runs system calls in it;
+# umount/ finds and releases what pins a filesystem; store/ owns the BPF
+# maps.  None of the three uses another; the pipeline uses each, and the
+# daemon's umount verb umount/ too.
 ARCH_SRC    := arch_$(shell uname -m)
-LAYERS      := common store pipeline daemon cli
+LAYERS      := common store inject umount pipeline daemon cli
 SRCS_common   := $(wildcard src/common/*.c)
 SRCS_store    := $(wildcard src/store/*.c)
-SRCS_pipeline := $(filter-out src/pipeline/arch_%.c,$(wildcard src/pipeline/*.c)) src/pipeline/$(ARCH_SRC).c
+SRCS_inject   := $(filter-out src/inject/arch_%.c,$(wildcard src/inject/*.c)) src/inject/$(ARCH_SRC).c
+SRCS_umount   := $(wildcard src/umount/*.c)
+SRCS_pipeline := $(wildcard src/pipeline/*.c)
 SRCS_daemon   := $(filter-out src/daemon/daemon.c,$(wildcard src/daemon/*.c))
 SRCS_cli      := $(filter-out src/cli/cli.c,$(wildcard src/cli/*.c))
 objs         = $(patsubst src/%.c,$(BUILD)/obj/%.o,$(SRCS_$(1)))
@@ -82,7 +90,10 @@ archive      = $(BUILD)/obj/lib$(1).a
 # what each layer's code needs below it, in link order
 LINK_common   := $(call archive,common)
 LINK_store    := $(call archive,store) $(LINK_common)
-LINK_pipeline := $(call archive,pipeline) $(LINK_store) $(BUILD)/librevoke.a
+LINK_inject   := $(call archive,inject) $(LINK_common)
+LINK_umount   := $(call archive,umount) $(LINK_common)
+LINK_pipeline := $(call archive,pipeline) $(call archive,inject) $(call archive,umount) \
+		 $(LINK_store) $(BUILD)/librevoke.a
 LINK_daemon   := $(call archive,daemon) $(LINK_pipeline)
 LINK_cli      := $(call archive,cli) $(LINK_common)
 UNIT_TESTS  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/*/test_*.c))
@@ -172,7 +183,7 @@ $(BUILD)/tests/$(1)/%: tests/unit/$(1)/%.c tests/unit/tap.h tests/unit/maps.h $(
 	$$(Q)mkdir -p $$(@D)
 	$$(Q)$$(CC) $$(ALL_CFLAGS) -Itests/unit $$(LDFLAGS) $$< $(LINK_$(1)) $$(LDLIBS) -o $$@
 endef
-$(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
+$(foreach l,common store inject umount pipeline daemon,$(eval $(call unit_test,$(l))))
 
 # The unit tests that need neither root (the others make BPF maps) nor
 # this machine's kernel (test_features reads its BTF), and librevoke's:
@@ -180,7 +191,7 @@ $(foreach l,common store pipeline daemon,$(eval $(call unit_test,$(l))))
 UNIT_NOROOT := $(addprefix $(BUILD)/tests/,common/test_ctl_proto common/test_key common/test_target \
 	       daemon/test_ctl_loop daemon/test_lsm_check daemon/test_policy daemon/test_seat \
 	       daemon/test_uevent_netlink \
-	       pipeline/test_fs_pins pipeline/test_pause_users pipeline/test_report \
+	       pipeline/test_pause_users pipeline/test_report umount/test_fs_pins \
 	       test_librevoke)
 check-unit: $(UNIT_NOROOT)
 	$(Q)for t in $^; do echo "# $$t"; $$t || exit 1; done
@@ -215,9 +226,9 @@ HELPER_LIBS_probe := -luring -lrt
 HELPER_LIBS_uring := -luring
 # fdcopies reads one description through io_uring too (liburing)
 HELPER_LIBS_fdcopies := -luring
-# fs_pins_probe drives src/pipeline/fs_pins.h (what pins a filesystem)
-HELPER_LIBS_fs_pins_probe := $(call archive,pipeline) $(call archive,common)
-$(BUILD)/tests/fs_pins_probe: $(call archive,pipeline) $(call archive,common)
+# fs_pins_probe drives src/umount/umount.h (what pins a filesystem)
+HELPER_LIBS_fs_pins_probe := $(LINK_umount)
+$(BUILD)/tests/fs_pins_probe: $(LINK_umount)
 # devclient's ALSA and V4L2 modes are in a file of their own
 HELPER_LIBS_devclient := tests/helpers/devclient_media.c
 $(BUILD)/tests/devclient: tests/helpers/devclient_media.c tests/helpers/devclient.h
@@ -285,7 +296,7 @@ $(BUILD)/bench/swarm: bench/swarm.c | $(BUILD)/bench
 # holder discovery alone, on the host: the iterators need no BPF LSM
 $(BUILD)/bench/discover: bench/discover.c $(LINK_pipeline) | $(BUILD)/bench
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) $(filter %.c %.a,$^) $(LDLIBS) -o $@
 
 # the pipeline with mappings to replace, on the host, with the maps made
 # as the unit tests make them

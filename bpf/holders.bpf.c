@@ -361,7 +361,7 @@ static __always_inline void syscall_of(const struct pt_regs *regs,
 	rec->args[5] = regs->r9;
 }
 #else
-#error "the thread iterator reads x86_64 registers only (see src/pipeline/arch.h)"
+#error "the thread iterator reads x86_64 registers only (see src/inject/arch.h)"
 #endif
 
 SEC("iter/task")

@@ -41,7 +41,7 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_LINE_UMOUNT	"umount"	/* umount: time per step */
 /* before the answer, with progress=yes: step=WORD [done=N total=N] */
 #define REVOKE_LINE_PROGRESS	"progress"
-#define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.h) */
+#define REVOKE_LINE_PIN		"pin"	/* what pins a filesystem (fs_pins.c) */
 #define REVOKE_LINE_UNPIN	"unpin"	/* what was done to it (fs_release.c) */
 #define REVOKE_LINE_HOLDER	"holder"	/* holders: one process */
 #define REVOKE_LINE_MOUNTED	"mounted"	/* add: a fs on a revoked image */

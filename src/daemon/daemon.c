@@ -26,9 +26,9 @@
 
 #include "common/common.h"
 #include "daemon.h"
+#include "inject/inject.h"
 #include "lsm_check.h"
 #include "pipeline/pipeline.h"
-#include "pipeline/procfs.h"
 #include "store/store.h"
 
 #ifndef REVOKE_VERSION

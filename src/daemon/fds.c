@@ -32,7 +32,6 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "pipeline/procfs.h"
 
 /* copies still being closed, each in a thread of its own (fds_close()) */
 static atomic_int fds_closing;

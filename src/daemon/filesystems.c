@@ -16,7 +16,7 @@
 
 #include "common/common.h"
 #include "daemon.h"
-#include "pipeline/fs_pins.h"
+#include "umount/umount.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"
 

@@ -15,7 +15,7 @@
  *		 on it (pipeline_fs.c), descriptors released
  *	release	 loop devices backed by it detached, the mounts below it and
  *		 then its own unmounted, in every
- *		 mount namespace, never lazily (src/pipeline/fs_pins.h)
+ *		 mount namespace, never lazily (src/umount/umount.h)
  *	gone	 wait until the kernel frees the super_block, which drops the
  *		 filesystem's entry from the set (sb_free_security): the one
  *		 sign of it that nothing outside can fake.  A filesystem that
@@ -34,7 +34,7 @@
 
 #include "common/common.h"
 #include "daemon.h"
-#include "pipeline/fs_pins.h"
+#include "umount/umount.h"
 #include "pipeline/pipeline.h"
 #include "store/store.h"
 

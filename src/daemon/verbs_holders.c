@@ -27,6 +27,7 @@
 
 #include "common/common.h"
 #include "daemon.h"
+#include "inject/inject.h"
 #include "named.h"
 
 /**

@@ -20,7 +20,7 @@
 
 #include "holders.h"
 #include "store/store.h"
-#include "procfs.h"
+#include "inject/inject.h"
 #include "holders.skel.h"
 
 /**

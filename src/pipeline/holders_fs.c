@@ -14,7 +14,7 @@
 #include <bpf/bpf.h>
 
 #include "common/key.h"
-#include "fs_pins.h"
+#include "umount/umount.h"
 #include "holders.h"
 #include "holders.skel.h"
 

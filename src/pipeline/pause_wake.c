@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "pipeline_run.h"
-#include "procfs.h"
+#include "inject/inject.h"
 #include "waiters.h"
 
 #define PAUSE_STOP_TIMEOUT_MS 1000

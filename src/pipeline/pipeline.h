@@ -21,7 +21,6 @@
 #include "common/common.h"
 #include "holders.h"
 #include "loopdev.h"
-#include "procfs.h"
 #include "revoke_bpf.h"
 #include "tty.h"
 
@@ -243,8 +242,5 @@ void pipeline_report_log_run(const char *what,
 void pipeline_report_log(const struct pipeline_result *res);
 int pipeline_report_merge(struct pipeline_result *sum,
 			  const struct pipeline_result *res);
-
-/* tracee.c: let go threads that stopped late; from the main loop */
-int tracee_reap(void);
 
 #endif /* REVOKE_PIPELINE_H */

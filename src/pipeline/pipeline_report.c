@@ -27,7 +27,7 @@
 #include <time.h>
 
 #include "pipeline_run.h"
-#include "procfs.h"
+#include "inject/inject.h"
 
 static void comm_field(struct rbuf *resp, const char *comm)
 {

@@ -19,7 +19,7 @@
 #include "holders.h"
 #include "pipeline.h"
 #include "revoke.h"
-#include "tracee.h"
+#include "inject/inject.h"
 
 #define DEAD_NAME "revoke-bpf-dead"
 

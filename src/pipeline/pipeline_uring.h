@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "holders.h"
-#include "tracee.h"
+#include "inject/inject.h"
 
 struct pipeline_result;
 

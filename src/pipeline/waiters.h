@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include "revoke_bpf.h"
-#include "tracee.h"
+#include "inject/inject.h"
 
 /* What the system call a thread is in says of it. */
 enum waiter_state {

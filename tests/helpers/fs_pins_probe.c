@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fs_pins_probe - src/pipeline/fs_pins.h on a real kernel: print what
+ * fs_pins_probe - src/umount/umount.h on a real kernel: print what
  * pins a filesystem (its "pin" lines), and release it ("unpin" lines),
  * as the daemon's umount verb will.
  *
@@ -23,7 +23,7 @@
 #include <sys/sysmacros.h>
 
 #include "common/common.h"
-#include "pipeline/fs_pins.h"
+#include "umount/umount.h"
 
 #define GONE_WAIT_MS 5000
 

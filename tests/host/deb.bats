@@ -89,10 +89,10 @@ contents() {
 	-o build/tests/daemon/test_policy
 	-o build/tests/daemon/test_seat
 	-o build/tests/daemon/test_uevent_netlink
-	-o build/tests/pipeline/test_fs_pins
 	-o build/tests/pipeline/test_pause_users
 	-o build/tests/pipeline/test_report
 	-o build/tests/test_librevoke
+	-o build/tests/umount/test_fs_pins
 	EOF
 	)" ]
 	run grep -c '^1\.\.[0-9]' "$DEB/build.log"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 #
-# What pins a filesystem without a descriptor (src/pipeline/fs_pins.h),
+# What pins a filesystem without a descriptor (src/umount/umount.h),
 # found and released on a real kernel through build/tests/fs_pins_probe:
 # an ext4 on a loop device, with a tmpfs mounted below it, the same
 # filesystem in a second mount namespace, a swap file on it, and a second

@@ -28,7 +28,6 @@
 #include "store/inode_set.h"
 #include "maps.h"
 #include "tap.h"
-#include "pipeline/tracee.h"
 #include "pipeline/waiters.h"
 
 #define HOLDER "build/tests/holder"

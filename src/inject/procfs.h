@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * procfs.h - reading what the pipeline needs from /proc: the fields of
- * /proc/PID/stat (a thread's state, a process's start time), the
- * mappings of /proc/PID/maps, and whether a thread sleeps in vfork().
+ * procfs.h - reading what the injector and the pipeline need from /proc:
+ * the fields of /proc/PID/stat (a thread's state, a process's start
+ * time), the mappings of /proc/PID/maps, and whether a thread sleeps in
+ * vfork().
  */
 #ifndef REVOKE_PROCFS_H
 #define REVOKE_PROCFS_H

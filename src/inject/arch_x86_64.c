@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arch_x86_64.c - the x86_64 side of src/pipeline/arch.h.
+ * arch_x86_64.c - the x86_64 side of src/inject/arch.h.
  *
  * System call convention: nr in rax, arguments in rdi rsi rdx r10 r8 r9,
  * result in rax; the kernel keeps the nr of the call being executed in

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracee.h - stopping every thread of a process with ptrace, executing
+ * inject.h - stopping every thread of a process with ptrace, executing
  * system calls in it, and letting it go exactly as it was.
  *
  * Injected calls run the process's own "syscall" instruction (the one a
@@ -8,9 +8,15 @@
  * one written over a word of its code while every thread is stopped
  * (tracee_insn.c), and the word is put back, as every register is,
  * before it resumes.
+ *
+ * The folder's one public header: what other folders (the pipeline, the
+ * daemon, the tests) use of it, with the CPU's registers and system
+ * calls (arch.h) and what is read from /proc (procfs.h).  Its files
+ * share tracee_int.h besides, which says the order their calls go in.
+ * Nothing here calls up into src/pipeline/ or src/daemon/.
  */
-#ifndef REVOKE_TRACEE_H
-#define REVOKE_TRACEE_H
+#ifndef REVOKE_INJECT_H
+#define REVOKE_INJECT_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -20,6 +26,7 @@
 #include <sys/types.h>
 
 #include "arch.h"
+#include "procfs.h"
 
 #define TRACEE_MAX_RESEND 8
 /*
@@ -28,8 +35,6 @@
  * lets us have it: tracee_seize_opts().
  */
 #define TRACEE_SEIZE_OPTS (PTRACE_O_TRACESYSGOOD | PTRACE_O_SUSPEND_SECCOMP)
-/* The stop status of a syscall stop, with PTRACE_O_TRACESYSGOOD. */
-#define TRACEE_SYSCALL_STOP (SIGTRAP | 0x80)
 
 /**
  * struct tracee_thread - one thread of a process under our ptrace
@@ -105,17 +110,7 @@ int tracee_read(struct tracee *t, unsigned long addr, void *buf, size_t len);
 int tracee_write(struct tracee *t, unsigned long addr, const void *buf,
 		 size_t len);
 void tracee_detach(struct tracee *t);
-int tracee_insn_place(struct tracee *t);
-void tracee_insn_restore(struct tracee *t);
+/* tracee_thread.c: let go threads that stopped late; from the main loop */
+int tracee_reap(void);
 
-/* Between tracee.c and tracee_syscall.c only. */
-uint64_t tracee_now_ns(void);
-int tracee_wait_thread(struct tracee_thread *th, int *status,
-		       uint64_t deadline);
-bool tracee_signal_stop(int status);
-void tracee_lose_thread(struct tracee_thread *th);
-void tracee_wait_stops(struct tracee *t, uint64_t deadline);
-int tracee_syscall_choose(struct tracee *t);
-int tracee_syscall_step_trap(pid_t tid, int status);
-
-#endif /* REVOKE_TRACEE_H */
+#endif /* REVOKE_INJECT_H */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs_pins.h"
+#include "umount.h"
 
 #define DELETED " (deleted)"
 

@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "fs_pins.h"
+#include "umount.h"
 
 static int odigit(char c)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_fs_pins.c - the parsers and orderings of src/pipeline/fs_pins.h
+ * test_fs_pins.c - the parsers and orderings of src/umount/umount.h
  * on fixture text: mountinfo (escaped paths, optional fields), the
  * mount tree (depths, submounts, innermost first), prefix matching,
  * /proc/swaps, backing_file, and the pin and unpin lines.  The same on
@@ -12,7 +12,7 @@
 #include <sys/sysmacros.h>
 
 #include "common/common.h"
-#include "pipeline/fs_pins.h"
+#include "umount/umount.h"
 #include "tap.h"
 
 /* A namespace's mounts: / (ext4 8:1), /mnt/a b (7:0, shared), a tmpfs

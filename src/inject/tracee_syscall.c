@@ -16,8 +16,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
-#include "procfs.h"
-#include "tracee.h"
+#include "tracee_int.h"
 
 #define INJECT_TIMEOUT_MS 2000
 
@@ -122,25 +121,6 @@ unsigned long tracee_stack_scratch(const struct tracee *t, size_t len)
 	return arch_stack_scratch(&t->th[t->injector].saved, len);
 }
 
-/**
- * tracee_syscall_step_trap() - is this stop the trap of a single step?
- * @tid: the thread
- * @status: its wait status
- *
- * Return: 1 for the trap of a step, 0 for anything else (a SIGTRAP
- * someone sent among it), or a negative errno.
- */
-int tracee_syscall_step_trap(pid_t tid, int status)
-{
-	siginfo_t si;
-
-	if (!tracee_signal_stop(status) || WSTOPSIG(status) != SIGTRAP)
-		return 0;
-	if (ptrace(PTRACE_GETSIGINFO, tid, NULL, &si))
-		return -errno;
-	return si.si_code > 0;	/* from the kernel, not from kill() & co */
-}
-
 /*
  * May the injected calls of @th be single-stepped?  The kernel reports a
  * step with force_sig_fault(SIGTRAP), which, when the thread blocks
@@ -182,7 +162,7 @@ static int resume_until(struct tracee_thread *th, bool step, uint64_t deadline)
 		err = tracee_wait_thread(th, &status, deadline);
 		if (err)
 			return err;
-		err = step ? tracee_syscall_step_trap(th->tid, status) :
+		err = step ? tracee_step_trap(th->tid, status) :
 			     WIFSTOPPED(status) &&
 			     WSTOPSIG(status) == TRACEE_SYSCALL_STOP;
 		if (err)

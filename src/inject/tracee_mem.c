@@ -23,8 +23,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "procfs.h"
-#include "tracee.h"
+#include "inject.h"
 
 #define PAGEMAP_PRESENT (1ULL << 63)
 

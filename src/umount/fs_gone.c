@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fs_pins.h"
+#include "umount.h"
 
 #define POLL_MS 20
 

@@ -16,8 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "pipeline/procfs.h"
-#include "pipeline/tracee.h"
+#include "inject/inject.h"
 #include "tap.h"
 
 /* Put the caller under a seccomp filter that allows everything. */

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "fs_pins.h"
+#include "umount.h"
 
 /* EBUSY retries of one umount2() (0.5 s in all) */
 #define BUSY_TRIES 10

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fs_pins.h"
+#include "umount.h"
 
 #define DELETED " (deleted)"
 

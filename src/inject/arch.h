@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * arch.h - what the syscall injector (tracee.c) and the waiter logic
- * (waiters.c) need to know about one CPU architecture: its register set
- * as ptrace shows it, its system call convention and restart rules, and
- * which of its system calls block on a descriptor.
+ * arch.h - what the syscall injector (tracee*.c) and the waiter logic
+ * (src/pipeline/waiters.c) need to know about one CPU architecture: its
+ * register set as ptrace shows it, its system call convention and
+ * restart rules, and which of its system calls block on a descriptor.
  *
  * One implementation file per architecture (arch_x86_64.c); nothing
  * architecture-specific lives anywhere else.
@@ -19,7 +19,7 @@
 #if defined(__x86_64__)
 typedef struct user_regs_struct arch_regs_t;
 #else
-#error "revoke-bpf: the pipeline supports x86_64 only (see src/pipeline/arch.h)"
+#error "revoke-bpf: the pipeline supports x86_64 only (see src/inject/arch.h)"
 #endif
 
 /* How a blocked system call involves a descriptor. */

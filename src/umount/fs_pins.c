@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "fs_pins.h"
+#include "umount.h"
 
 /* What one namespace's child read: mountinfo, swaps, each backing_file. */
 struct ns_read {

@@ -34,8 +34,7 @@
 #include <unistd.h>
 
 #include "common/common.h"
-#include "procfs.h"
-#include "tracee.h"
+#include "tracee_int.h"
 
 /* What exec_mapping() looks for, and finds. */
 struct exec_search {

@@ -8,9 +8,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
-#include "arch.h"
-#include "procfs.h"
-#include "tracee.h"
+#include "tracee_int.h"
 
 /* Wait for the stop PTRACE_INTERRUPT asked for. */
 static int wait_stop(struct tracee_thread *th, uint64_t deadline)

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fs_pins.h - what pins a filesystem without a descriptor (other than a
+ * umount.h - what pins a filesystem without a descriptor (other than a
  * task's cwd, root and executable): its mounts in every mount namespace,
  * the mounts below them, swap files on it and loop devices backed by
  * files on it; found and released from user space, without stat() or
- * open() of anything on the filesystem (issue 23).
+ * open() of anything on the filesystem (issue 23).  The folder's one
+ * header, for the daemon's umount verb and the pipeline (which reads
+ * mountinfo through it); nothing here calls up into src/pipeline/ or
+ * src/daemon/.
  *
  *	fs_pins_find()   what pins the superblock s_dev (fs_pins.c)
  *	fs_release()     swapoff, LOOP_CLR_FD, umount2 innermost first
@@ -15,8 +18,8 @@
  * fs_mounts.c (mountinfo, prefix matching), fs_swap.c (/proc/swaps),
  * fs_loops.c (loop devices).
  */
-#ifndef REVOKE_FS_PINS_H
-#define REVOKE_FS_PINS_H
+#ifndef REVOKE_UMOUNT_H
+#define REVOKE_UMOUNT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -273,4 +276,4 @@ int fs_loops_rdev(unsigned int n, dev_t *rdev);
 int fs_loops_status(unsigned int n, dev_t *lo_device);
 int fs_loops_detach(unsigned int n);
 
-#endif /* REVOKE_FS_PINS_H */
+#endif /* REVOKE_UMOUNT_H */

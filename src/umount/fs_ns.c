@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fs_pins.h"
+#include "umount.h"
 
 static int add_ns(struct fs_ns **ns, size_t *nr, pid_t pid, ino_t ino)
 {
