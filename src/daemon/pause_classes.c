@@ -258,7 +258,7 @@ static int resync_class(const struct revoke_pause_class *key,
 /**
  * pauses_start() - take up the paused classes where the last revoke-bpfd
  *	left them: listen for their new devices, and pause those that
- *	appeared (or were tagged) while none ran
+ *	appeared while none ran (a tag's: seats_follow())
  * @d: the daemon, its store open
  *
  * Return: 0 or a negative errno (no uevent socket).
@@ -268,7 +268,6 @@ int pauses_start(struct daemon *d)
 	int err = pauses_follow(d);
 
 	pause_class_for_each(&d->rb, resync_class, d);
-	pause_tags_sync(d);
 	pause_set_slices(&d->rb, PAUSE_CGROUP_ROOT);
 	return err;
 }

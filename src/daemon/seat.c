@@ -360,7 +360,9 @@ int seats_inotify(struct daemon *d)
  *	watch them while there are some, then make the pauses match
  * @d: the daemon, its policy read
  *
- * Called at start and after each reload of the policy.
+ * Called at start and after each reload of the policy.  The paused
+ * tags' devices tagged meanwhile (while no revoke-bpfd ran) are paused
+ * too, once udev's database is watched.
  *
  * Return: 0 or a negative errno (no inotify descriptor).
  */
@@ -371,6 +373,7 @@ int seats_follow(struct daemon *d)
 	if (err)
 		return err;
 	seats_sync(d);
+	pause_tags_sync(d);
 	return 0;
 }
 
