@@ -21,14 +21,11 @@
  * resumed, those missing are made; an admin's pause is never touched,
  * nor paused over.  uid 0 is never paused.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/common.h"
