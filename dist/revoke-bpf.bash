@@ -5,7 +5,8 @@
 # help' and 'revoke-bpf help COMMAND'), the one place they are listed, and
 # kept for the shell's life.  Operands: files for add, del and holders;
 # for --fs and umount, mount points (from /proc/self/mountinfo), block
-# devices and files; for --dev, the filesystems' MAJ:MIN.
+# devices and files; for --dev, the filesystems' MAJ:MIN; for --tag,
+# uaccess (the one tag pause takes); for --seat, logind's seats.
 
 declare -gA _revoke_bpf_opts _revoke_bpf_args
 declare -g _revoke_bpf_cmds=
@@ -58,6 +59,17 @@ _revoke_bpf_devs()
 	while read -r _ _ dev _; do
 		printf '%s\n' "$dev"
 	done < /proc/self/mountinfo | sort -u
+}
+
+# logind's seats (its files in /run/systemd/seats), seat0 when none
+_revoke_bpf_seats()
+{
+	local f seats=
+
+	for f in /run/systemd/seats/seat*; do
+		[[ -f $f ]] && seats+="${f##*/} "
+	done
+	printf '%s\n' ${seats:-seat0}
 }
 
 # _revoke_bpf_words CUR WORD...: COMPREPLY from the words that start with CUR
@@ -117,6 +129,8 @@ _revoke_bpf()
 		case $prev in
 		--fs) _revoke_bpf_fs "$cur" ;;
 		--dev) _revoke_bpf_words "$cur" $(_revoke_bpf_devs) ;;
+		--tag) _revoke_bpf_words "$cur" uaccess ;;
+		--seat) _revoke_bpf_words "$cur" $(_revoke_bpf_seats) ;;
 		--socket | --output | -o) _revoke_bpf_files "$cur" ;;
 		esac
 		return 0

@@ -255,28 +255,34 @@ struct revoke_pause_key {
 /**
  * struct revoke_pause_val - what is known about a pause
  * @err: the errno every denied operation fails with (ENODEV or EIO)
- * @pad: always zero
+ * @flags: REVOKE_PAUSE_REVOKE if it was made by pause --revoke (its
+ *	holders' descriptors released, mappings replaced), else zero
  * @paused_at: CLOCK_REALTIME seconds when it was paused
  * @denials: operations denied so far
  * @cause: who paused it, one word (e.g. "admin", "seat")
  * @subsystem: the device class it was paused through (pause
- *	--subsystem), or "" if it was named itself
+ *	--subsystem), or a udev tag on a seat, "TAG@SEAT" (pause --tag
+ *	--seat: "uaccess@seat0"; '@' is in no class's name), or "" if the
+ *	device was named itself
  */
 struct revoke_pause_val {
 	__u32 err;
-	__u32 pad;
+	__u32 flags;
 	__u64 paused_at;
 	__u64 denials;
 	char cause[REVOKE_CAUSE_LEN];
 	char subsystem[REVOKE_SUBSYSTEM_LEN];
 };
 
+#define REVOKE_PAUSE_REVOKE 0x1	/* revoke_pause_val.flags: pause --revoke */
+
 /**
  * struct revoke_pause_class - a device class paused for a user
  *	("pause_classes", read by revoke-bpfd only): every device of it,
  *	those that appear later too
  * @uid: the user
- * @subsystem: the class (sound, video4linux, hidraw, input, usb, ...)
+ * @subsystem: the class (sound, video4linux, hidraw, input, usb, ...),
+ *	or "TAG@SEAT" (pause --tag uaccess --seat seat0)
  */
 struct revoke_pause_class {
 	__u32 uid;

@@ -101,8 +101,10 @@ struct cli_help {
 	const char *example;
 };
 
-/* cli_help.c */
+/* cli_help.c; pause's and resume's in cli_help_pause.c */
 extern const struct cli_opt cli_global_opts[];
+extern const struct cli_help cli_help_pause;
+extern const struct cli_help cli_help_resume;
 const struct cli_help *cli_help_find(const char *name);
 const struct cli_opt *cli_help_opt(const struct cli_opt *table,
 				   const char *arg);

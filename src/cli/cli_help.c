@@ -173,45 +173,6 @@ static const struct cli_opt unload_opts[] = {
 	{}
 };
 
-static const struct cli_opt pause_opts[] = {
-	{ "--uid", NULL, "UID", "the user, by number: a task whose real or "
-	  "effective uid it is, one under its systemd slice "
-	  "(user-UID.slice), and a descriptor it opened, wherever it is "
-	  "now" },
-	{ "DEVICE", NULL, NULL, "a device node (/dev/snd/pcmC0D0c); or "
-	  "--rdev MAJ:MIN --char|--block; or --subsystem NAME: every "
-	  "device of that class in /sys/class (sound, video4linux, hidraw, "
-	  "input; usb: /dev/bus/usb), those added later too" },
-	{ "--rdev", NULL, "MAJ:MIN", "a device by number; --char or --block "
-	  "right after it" },
-	{ "--char", NULL, NULL, "after --rdev: a character device" },
-	{ "--block", NULL, NULL, "after --rdev: a block device" },
-	{ "--subsystem", NULL, "NAME", "a device class, as above" },
-	{ "--errno", NULL, "NAME", "what the user's calls fail with: ENODEV "
-	  "(the default, what evdev and hidraw clients expect of a revoke) "
-	  "or EIO" },
-	{ "--cause", NULL, "WORD", "why, in one word (default: admin), "
-	  "shown by list" },
-	{ "--revoke", NULL, NULL, "also take away what the user holds, as "
-	  "add does, irreversibly: wake its blocked calls, replace its "
-	  "mappings of the device (the next access: SIGBUS), release its "
-	  "descriptors (each becomes a dead file: EIO); other users' and "
-	  "root's are untouched; the user reopens after resume" },
-	{}
-};
-
-static const struct cli_opt resume_opts[] = {
-	{ "--uid", NULL, "UID", "the user whose pauses are lifted" },
-	{ "DEVICE", NULL, NULL, "a node, --rdev MAJ:MIN --char|--block or "
-	  "--subsystem NAME, as pause takes; none: every pause of the user" },
-	{ "--rdev", NULL, "MAJ:MIN", "a device by number" },
-	{ "--char", NULL, NULL, "after --rdev: a character device" },
-	{ "--block", NULL, NULL, "after --rdev: a block device" },
-	{ "--subsystem", NULL, "NAME", "a class paused with --subsystem, and "
-	  "every device paused through it" },
-	{}
-};
-
 #define EXIT_COMMON "0 done; 1 failed, nothing done (or revoke-bpfd " \
 	"unreachable); 2 the command line is wrong, nothing was sent"
 
@@ -249,14 +210,6 @@ static const char *const holders_syn[] = {
 	NULL,
 };
 
-static const char *const pause_syn[] = {
-	"--uid UID [--errno ENODEV|EIO] [--cause WORD] [--revoke]",
-	"  DEVICE...",
-	"  DEVICE: NODE | --rdev MAJ:MIN --char|--block | --subsystem NAME",
-	NULL,
-};
-
-static const char *const resume_syn[] = { "--uid UID [DEVICE...]", NULL };
 static const char *const none_syn[] = { "", NULL };
 static const char *const list_syn[] = { "[--all]", NULL };
 static const char *const status_syn[] = { "[-v|--verbose]", NULL };
@@ -266,8 +219,8 @@ static const char *const unload_syn[] = { "--yes", NULL };
 static const char *const help_syn[] = { "[COMMAND]", NULL };
 
 /* in the order of 'revoke-bpf help' */
-static const struct cli_help helps[] = {
-	{
+static const struct cli_help *const helps[] = {
+	&(const struct cli_help){
 		.name = "add", .verb = REVOKE_VERB_ADD,
 		.line = "TARGET [ADD-OPTIONS]    revoke a file, filesystem or "
 			"device",
@@ -287,7 +240,7 @@ static const struct cli_help helps[] = {
 		.example = "revoke-bpf add /dev/ttyUSB0\n"
 			   "revoke-bpf add --fs /dev/sdb1 --cause unplugged",
 	},
-	{
+	&(const struct cli_help){
 		.name = "del", .verb = REVOKE_VERB_DEL,
 		.line = "TARGET                  lift a revocation",
 		.synopsis = del_syn,
@@ -298,7 +251,7 @@ static const struct cli_help helps[] = {
 		.exit = EXIT_COMMON,
 		.example = "revoke-bpf del /dev/ttyUSB0",
 	},
-	{
+	&(const struct cli_help){
 		.name = "umount", .verb = REVOKE_VERB_UMOUNT,
 		.line = "FS [ADD-OPTIONS]        forced unmount, whoever holds "
 			"it",
@@ -318,7 +271,7 @@ static const struct cli_help helps[] = {
 			"interrupted (Ctrl-C): revoke-bpfd goes on with it",
 		.example = "revoke-bpf umount /media/usb",
 	},
-	{
+	&(const struct cli_help){
 		.name = "holders", .verb = REVOKE_VERB_HOLDERS,
 		.line = "TARGET [-s]             who holds a file or filesystem",
 		.synopsis = holders_syn,
@@ -335,45 +288,9 @@ static const struct cli_help helps[] = {
 		.example = "revoke-bpf holders --fs /media/usb\n"
 			   "revoke-bpf holders -s /dev/ttyUSB0 || echo free",
 	},
-	{
-		.name = "pause", .verb = REVOKE_VERB_PAUSE,
-		.line = "--uid UID DEVICE...     deny devices to one user, "
-			"undoably",
-		.synopsis = pause_syn,
-		.about = "Pause: every open, read, write, ioctl, mmap, lock "
-			 "and fcntl of that user on the device fails with "
-			 "ENODEV (or --errno), through every node of it; the "
-			 "user's blocked calls are woken once; other users "
-			 "and root are not touched.  Nothing is closed: resume "
-			 "gives the same descriptors back.  A mapping of the "
-			 "device (an ALSA ring, a v4l2 buffer) works without "
-			 "a system call and is not paused: it is named, exit "
-			 "4; --revoke takes it away, with the user's "
-			 "descriptors.",
-		.opts = { pause_opts },
-		.exit = "0 every access of the user is paused (--revoke: and "
-			"what it held taken away); 1 nothing was paused; 2 the "
-			"command line is wrong; 4 some access is not (a "
-			"mapping, a holder that could not be released, a "
-			"device that could not be paused: each is named)",
-		.example = "revoke-bpf pause --uid 1001 /dev/snd/pcmC0D0c\n"
-			   "revoke-bpf pause --uid 1001 --subsystem video4linux\n"
-			   "revoke-bpf pause --uid 1001 --revoke /dev/snd/pcmC0D0c",
-	},
-	{
-		.name = "resume", .verb = REVOKE_VERB_RESUME,
-		.line = "--uid UID [DEVICE...]   give paused devices back",
-		.synopsis = resume_syn,
-		.about = "Lift a user's pauses: of the devices named, or all "
-			 "of them; the descriptors the user holds work again.  "
-			 "Resuming what is not paused is harmless and says "
-			 "so.",
-		.opts = { resume_opts },
-		.exit = "0 done; 1 failed; 2 the command line is wrong; 4 "
-			"some device could not be resumed (it is named)",
-		.example = "revoke-bpf resume --uid 1001",
-	},
-	{
+	&cli_help_pause,
+	&cli_help_resume,
+	&(const struct cli_help){
 		.name = "list", .verb = REVOKE_VERB_LIST,
 		.line = "[--all]                 what is revoked",
 		.synopsis = list_syn,
@@ -384,7 +301,7 @@ static const struct cli_help helps[] = {
 		.exit = EXIT_COMMON,
 		.example = "revoke-bpf -p list",
 	},
-	{
+	&(const struct cli_help){
 		.name = "status", .verb = REVOKE_VERB_STATUS,
 		.line = "[-v]                    is revoke-bpfd enforcing?",
 		.synopsis = status_syn,
@@ -398,7 +315,7 @@ static const struct cli_help helps[] = {
 			"revoke-bpfd is unreachable; 2 the command line is wrong",
 		.example = "revoke-bpf status",
 	},
-	{
+	&(const struct cli_help){
 		.name = "metrics", .verb = REVOKE_VERB_STATUS,
 		.line = "[-o FILE]               status in Prometheus's text "
 			"format",
@@ -420,7 +337,7 @@ static const struct cli_help helps[] = {
 		.example = "revoke-bpf metrics -o /var/lib/prometheus/"
 			   "node-exporter/revoke-bpf.prom",
 	},
-	{
+	&(const struct cli_help){
 		.name = "events", .verb = REVOKE_VERB_EVENTS,
 		.line = "[--count N]             stream every denied operation",
 		.synopsis = events_syn,
@@ -431,7 +348,7 @@ static const struct cli_help helps[] = {
 		.exit = EXIT_COMMON,
 		.example = "revoke-bpf events --count 1",
 	},
-	{
+	&(const struct cli_help){
 		.name = "reload", .verb = REVOKE_VERB_RELOAD,
 		.line = "                        reread policy and declared "
 			"files",
@@ -448,7 +365,7 @@ static const struct cli_help helps[] = {
 			"(the others are applied); 2 the command line is wrong",
 		.example = "revoke-bpf reload",
 	},
-	{
+	&(const struct cli_help){
 		.name = "unload", .verb = REVOKE_VERB_UNLOAD,
 		.line = "--yes                   lift everything; revoke-bpfd "
 			"exits",
@@ -459,7 +376,7 @@ static const struct cli_help helps[] = {
 		.exit = EXIT_COMMON,
 		.example = "revoke-bpf unload --yes",
 	},
-	{
+	&(const struct cli_help){
 		.name = "uevent", .verb = REVOKE_VERB_UEVENT,
 		.line = "                        the udev rule's RUN program",
 		.synopsis = none_syn,
@@ -474,7 +391,7 @@ static const struct cli_help helps[] = {
 		.example = "ACTION=remove SUBSYSTEM=tty MAJOR=188 MINOR=0 "
 			   "revoke-bpf uevent",
 	},
-	{
+	&(const struct cli_help){
 		.name = "help", .verb = -1,
 		.line = "[COMMAND]               this help, or a command's",
 		.synopsis = help_syn,
@@ -498,8 +415,8 @@ const struct cli_help *cli_help_find(const char *name)
 	size_t i;
 
 	for (i = 0; i < NHELPS; i++)
-		if (!strcmp(helps[i].name, name))
-			return &helps[i];
+		if (!strcmp(helps[i]->name, name))
+			return helps[i];
 	return NULL;
 }
 
@@ -658,7 +575,7 @@ void cli_help_print_all(FILE *f)
 
 	fprintf(f, "Usage: revoke-bpf [OPTIONS] COMMAND [ARGS]\n\n");
 	for (i = 0; i < NHELPS; i++)
-		fprintf(f, "  %-8s%s\n", helps[i].name, helps[i].line);
+		fprintf(f, "  %-8s%s\n", helps[i]->name, helps[i]->line);
 	fprintf(f, "\n"
 		"  TARGET       PATH | --inode N [--dev MAJ:MIN] | --fs FS "
 		"[--force] |\n"

@@ -3,7 +3,8 @@
  * cli_pause.c - revoke-bpf pause and resume: a device denied to one user,
  * and given back, and how their answers are shown.
  *
- * Each DEVICE named is one request (a node, --rdev, or --subsystem); the
+ * Each DEVICE named is one request (a node, --rdev, --subsystem, or --tag
+ * uaccess [--seat SEAT]); the
  * answers are shown as one: a line per device and class, then, for a
  * pause, the holders' counts summed and the holders that keep access.
  */
@@ -141,6 +142,38 @@ static int parse_type(struct pause_cmd *c, const char *opt)
 	return 0;
 }
 
+/* --tag uaccess: a seat's devices udev tagged (--seat after it) */
+static int parse_tag(struct pause_cmd *c, const char *val)
+{
+	struct revoke_req *r = new_device(c, val);
+
+	if (!r)
+		return -1;
+	if (revoke_parse_tag(val, r->tag, sizeof(r->tag))) {
+		p_err("--tag takes uaccess (the one tag supported), not '%s'",
+		      val);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_seat(struct pause_cmd *c, const char *val)
+{
+	struct revoke_req *r = c->ndev ? &c->dev[c->ndev - 1] : NULL;
+
+	if (!r || !r->tag[0] || r->seat[0]) {
+		p_err("--seat goes right after --tag uaccess: the seat whose "
+		      "tagged devices");
+		return -1;
+	}
+	if (revoke_parse_seat(val, r->seat, sizeof(r->seat))) {
+		p_err("--seat takes a seat's name (seat, then 1 to 19 of "
+		      "A-Z a-z 0-9 _ -: seat0, seat-1), not '%s'", val);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_subsystem(struct pause_cmd *c, const char *val)
 {
 	struct revoke_req *r = new_device(c, val);
@@ -191,6 +224,10 @@ static int parse(struct pause_cmd *c, int argc, char **argv)
 			ret = parse_rdev(c, v);
 		else if (!strcmp(a, "--subsystem"))
 			ret = parse_subsystem(c, v);
+		else if (!strcmp(a, "--tag"))
+			ret = parse_tag(c, v);
+		else if (!strcmp(a, "--seat"))
+			ret = parse_seat(c, v);
 		else
 			ret = parse_common(c, a, v);
 		if (ret)
@@ -216,7 +253,7 @@ static int parse(struct pause_cmd *c, int argc, char **argv)
 	}
 	if (c->verb == REVOKE_VERB_PAUSE && !c->ndev) {
 		p_err("needs a DEVICE: a node, --rdev MAJ:MIN --char|"
-		      "--block, or --subsystem NAME");
+		      "--block, --subsystem NAME or --tag uaccess");
 		return CLI_EXIT_USAGE;
 	}
 	if (c->verb == REVOKE_VERB_RESUME &&
@@ -300,11 +337,17 @@ static void print_line(enum revoke_verb verb, const char *line)
 	revoke_kv_get(line, REVOKE_FIELD_ERRNO, err, sizeof(err));
 	revoke_kv_get(line, REVOKE_FIELD_CHANGE, change, sizeof(change));
 	if (cli_output_line_is(line, REVOKE_LINE_CLASS)) {
-		revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, a, sizeof(a));
-		printf("class %s: %s", a, change_text(verb, change));
+		if (revoke_kv_get(line, REVOKE_FIELD_TAG, a, sizeof(a))) {
+			revoke_kv_get(line, REVOKE_FIELD_SEAT, b, sizeof(b));
+			printf("tag %s %s: %s", a, b, change_text(verb, change));
+		} else {
+			revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, a, sizeof(a));
+			printf("class %s: %s", a, change_text(verb, change));
+		}
 		print_for(line);
 		if (verb == REVOKE_VERB_PAUSE)
-			printf(", %s; devices added later too", err);
+			printf(", %s; devices %s later too", err,
+			       strcmp(b, "?") ? "tagged" : "added");
 		putchar('\n');
 		return;
 	}
@@ -363,20 +406,40 @@ static void print_rest(const char *line)
 }
 
 /*
+ * What class a device or class line is of, as its fields say it:
+ * "subsystem=NAME" or "tag=TAG seat=SEAT"; false for none.
+ */
+static bool class_key(const char *line, char *out, size_t len)
+{
+	char a[40], b[40];
+
+	if (revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, a, sizeof(a))) {
+		snprintf(out, len, REVOKE_FIELD_SUBSYSTEM "=%s", a);
+		return true;
+	}
+	if (revoke_kv_get(line, REVOKE_FIELD_TAG, a, sizeof(a)) &&
+	    revoke_kv_get(line, REVOKE_FIELD_SEAT, b, sizeof(b))) {
+		snprintf(out, len, REVOKE_FIELD_TAG "=%s " REVOKE_FIELD_SEAT
+			 "=%s", a, b);
+		return true;
+	}
+	return false;
+}
+
+/*
  * A device line of a class that has its own line, done (not failed):
  * counted under the class's line rather than shown (a class is tens of
  * devices: tty is 70).
  */
 static bool of_class_shown(const char *line, const char *body)
 {
-	char sub[40], want[64];
+	char key[96], want[112];
 
 	if (!cli_output_line_is(line, REVOKE_LINE_DEVICE) ||
 	    strstr(line, " " REVOKE_FIELD_REASON "=") ||
-	    !revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, sub, sizeof(sub)))
+	    !class_key(line, key, sizeof(key)))
 		return false;
-	snprintf(want, sizeof(want), REVOKE_LINE_CLASS " "
-		 REVOKE_FIELD_SUBSYSTEM "=%s ", sub);
+	snprintf(want, sizeof(want), REVOKE_LINE_CLASS " %s ", key);
 	return strstr(body, want) != NULL;
 }
 
@@ -384,18 +447,17 @@ static bool of_class_shown(const char *line, const char *body)
 static void print_class_devices(enum revoke_verb verb, const char *class_line,
 				const char *all)
 {
-	char sub[40], v[40], *copy = strdup(all), *body = copy, *line;
+	char key[96], k[96], v[40], *copy = strdup(all), *body = copy, *line;
 	unsigned int n = 0;
 
-	if (!copy ||
-	    !revoke_kv_get(class_line, REVOKE_FIELD_SUBSYSTEM, sub, sizeof(sub)) ||
+	if (!copy || !class_key(class_line, key, sizeof(key)) ||
 	    (revoke_kv_get(class_line, REVOKE_FIELD_CHANGE, v, sizeof(v)) &&
 	     !strcmp(v, REVOKE_OK_ABSENT)))
 		goto out;
 	while ((line = cli_output_next_line(&body)))
 		n += cli_output_line_is(line, REVOKE_LINE_DEVICE) &&
-		     revoke_kv_get(line, REVOKE_FIELD_SUBSYSTEM, v, sizeof(v)) &&
-		     !strcmp(v, sub) && !strstr(line, " " REVOKE_FIELD_REASON "=");
+		     class_key(line, k, sizeof(k)) && !strcmp(k, key) &&
+		     !strstr(line, " " REVOKE_FIELD_REASON "=");
 	printf("  %u device%s of it %s\n", n, n == 1 ? "" : "s",
 	       verb == REVOKE_VERB_PAUSE ? "paused" : "resumed");
 out:
@@ -507,7 +569,9 @@ static int pause_main(enum revoke_verb verb, int argc, char **argv)
 /**
  * do_pause() - revoke-bpf pause: deny devices to one user, undoably
  * @argc: number of arguments after the command
- * @argv: --uid U [--errno ENODEV|EIO] [--cause WORD] [--revoke] DEVICE...
+ * @argv: --uid U [--errno ENODEV|EIO] [--cause WORD] [--revoke] DEVICE...;
+ *	a DEVICE is a node, --rdev MAJ:MIN --char|--block, --subsystem NAME
+ *	or --tag uaccess [--seat SEAT]
  *
  * With --revoke, the user's descriptors of the devices are released and
  * their mappings replaced too, irreversibly (the user reopens after

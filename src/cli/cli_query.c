@@ -159,11 +159,26 @@ static bool list_is_pause(const char *line)
 	       !strncmp(kind, "pause", 5);
 }
 
+/* A pause's class, "sound" or "uaccess seat0" (a tag), or "-"; true if a tag */
+static bool list_pause_class(const char *line, char *out, size_t len)
+{
+	char tag[24], seat[40];
+
+	if (revoke_kv_get(line, REVOKE_FIELD_TAG, tag, sizeof(tag)) &&
+	    revoke_kv_get(line, REVOKE_FIELD_SEAT, seat, sizeof(seat))) {
+		snprintf(out, len, "%s %s", tag, seat);
+		return true;
+	}
+	list_get(line, REVOKE_FIELD_SUBSYSTEM, out, len);
+	return false;
+}
+
 /* One pause: the user's name (or uid), the device or class, ... */
 static void list_pause(const char *line)
 {
-	char who[3 * 64], esc[4 * 64], what[64], a[32], b[32], err[16];
-	char den[32], at[32], when[40], cause[64], sub[40], last[128];
+	char who[3 * 64], esc[4 * 64], what[80], a[32], b[32], err[16];
+	char den[32], at[32], when[40], cause[64], sub[72], last[160], rev[8];
+	bool tag;
 
 	if (revoke_kv_get(line, REVOKE_FIELD_USER, who, sizeof(who)))
 		cli_esc_name(who, esc, sizeof(esc));
@@ -173,22 +188,25 @@ static void list_pause(const char *line)
 	list_get(line, REVOKE_FIELD_DENIALS, den, sizeof(den));
 	list_get(line, REVOKE_FIELD_CAUSE, cause, sizeof(cause));
 	list_get(line, REVOKE_FIELD_PAUSED_AT, at, sizeof(at));
+	list_get(line, REVOKE_FIELD_REVOKED, rev, sizeof(rev));
 	if (strcmp(at, "-") && strcmp(at, "0"))
 		cli_output_time(when, sizeof(when), strtoll(at, NULL, 10), -1,
 				false);
 	else
 		snprintf(when, sizeof(when), "-");
-	list_get(line, REVOKE_FIELD_SUBSYSTEM, sub, sizeof(sub));
+	tag = list_pause_class(line, sub, sizeof(sub));
 	if (revoke_kv_get(line, REVOKE_FIELD_RDEV, b, sizeof(b))) {
 		list_get(line, REVOKE_FIELD_TYPE, a, sizeof(a));
 		snprintf(what, sizeof(what), "%s %s", a, b);
-		snprintf(last, sizeof(last), "cause=%s%s%s", cause,
-			 strcmp(sub, "-") ? " class=" : "",
-			 strcmp(sub, "-") ? sub : "");
+		snprintf(last, sizeof(last), "cause=%s%s%s%s", cause,
+			 strcmp(sub, "-") ? (tag ? " tag=" : " class=") : "",
+			 strcmp(sub, "-") ? sub : "",
+			 strcmp(rev, "yes") ? "" : ", revoked");
 	} else {
-		snprintf(what, sizeof(what), "class %s", sub);
-		snprintf(last, sizeof(last), "cause=%s, new devices too",
-			 cause);
+		snprintf(what, sizeof(what), "%s %s", tag ? "tag" : "class",
+			 sub);
+		snprintf(last, sizeof(last), "cause=%s%s, new devices too",
+			 cause, strcmp(rev, "yes") ? "" : ", revoked");
 		snprintf(den, sizeof(den), "-");
 	}
 	list_row(PAUSE_ROW, esc, what, err, den, when, last);

@@ -66,6 +66,8 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_ERRNO		"errno"		/* a pause's */
 #define REVOKE_FIELD_CHANGE		"change"	/* added, already, ... */
 #define REVOKE_FIELD_SUBSYSTEM		"subsystem"
+#define REVOKE_FIELD_TAG		"tag"		/* pause --tag */
+#define REVOKE_FIELD_SEAT		"seat"		/* its seat */
 #define REVOKE_FIELD_PAUSED_AT		"paused_at"
 #define REVOKE_FIELD_DRAINED		"drained"	/* resume: bytes dropped */
 #define REVOKE_FIELD_RESULT		"result"

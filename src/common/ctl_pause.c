@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ctl_pause.c - the fields of pause and resume requests (uid, errno,
- * subsystem), parsed and checked for revoke_req_parse() (ctl_proto.c).
+ * subsystem, tag, seat), parsed and checked for revoke_req_parse() (ctl_proto.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ctl_proto.h"
@@ -58,8 +59,89 @@ int revoke_parse_subsystem(const char *s, char *out, size_t len)
 }
 
 /**
+ * revoke_parse_tag() - parse a udev tag pause --tag takes: uaccess only
+ * @s: the text
+ * @out: a copy of it
+ * @len: size of @out
+ *
+ * uaccess is the tag logind gives the seat's user access by (the seat
+ * follower's devices, seat.c); no other tag is read.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int revoke_parse_tag(const char *s, char *out, size_t len)
+{
+	if (strcmp(s, REVOKE_TAG_UACCESS) || len < sizeof(REVOKE_TAG_UACCESS))
+		return -EINVAL;
+	memcpy(out, s, sizeof(REVOKE_TAG_UACCESS));
+	return 0;
+}
+
+/**
+ * revoke_parse_seat() - parse a logind seat's name: "seat", then
+ *	[A-Za-z0-9_-], at most REVOKE_SEAT_LEN - 1 bytes
+ * @s: the text
+ * @out: a copy of it
+ * @len: size of @out
+ *
+ * Return: 0 or -EINVAL.
+ */
+int revoke_parse_seat(const char *s, char *out, size_t len)
+{
+	size_t n = strlen(s);
+
+	if (n <= 4 || n >= len || n >= REVOKE_SEAT_LEN ||
+	    strncmp(s, "seat", 4) ||
+	    strspn(s + 4, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		   "0123456789_-") != n - 4)
+		return -EINVAL;
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+/**
+ * revoke_tag_class() - the name a tag on a seat is paused under, as a
+ *	class: "TAG@SEAT" (no class's name has an '@')
+ * @tag: the tag
+ * @seat: the seat; "" is seat0
+ * @out: the name
+ * @len: size of @out
+ *
+ * Return: 0, or -ENAMETOOLONG.
+ */
+int revoke_tag_class(const char *tag, const char *seat, char *out, size_t len)
+{
+	int n = snprintf(out, len, "%s@%s", tag, seat[0] ? seat : "seat0");
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/**
+ * revoke_tag_class_split() - is @name a tag on a seat ("TAG@SEAT")?
+ * @name: a class's name, as the pause sets keep it
+ * @tag: the tag, if so
+ * @tlen: size of @tag
+ * @seat: the seat, if so
+ * @slen: size of @seat
+ *
+ * Return: true if it is (@tag and @seat set), false for a class.
+ */
+bool revoke_tag_class_split(const char *name, char *tag, size_t tlen,
+			    char *seat, size_t slen)
+{
+	const char *at = strchr(name, '@');
+
+	if (!at || (size_t)(at - name) >= tlen || strlen(at + 1) >= slen)
+		return false;
+	memcpy(tag, name, (size_t)(at - name));
+	tag[at - name] = '\0';
+	strcpy(seat, at + 1);
+	return true;
+}
+
+/**
  * revoke_req_parse_pause() - parse one of pause's fields into @req
- * @key: uid, errno or subsystem
+ * @key: uid, errno, subsystem, tag or seat
  * @val: its value
  * @req: the request
  * @why: on error, a static string naming the problem
@@ -98,6 +180,22 @@ int revoke_req_parse_pause(const char *key, const char *val,
 		}
 		return 0;
 	}
+	if (!strcmp(key, "tag")) {
+		if (req->tag[0] ||
+		    revoke_parse_tag(val, req->tag, sizeof(req->tag))) {
+			*why = "tag is not uaccess (the one tag taken), or given twice";
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "seat")) {
+		if (req->seat[0] ||
+		    revoke_parse_seat(val, req->seat, sizeof(req->seat))) {
+			*why = "seat is not a seat's name (seat, then 1 to 19 of [A-Za-z0-9_-]), or given twice";
+			return -EINVAL;
+		}
+		return 0;
+	}
 	*why = "unknown field";
 	return -EINVAL;
 }
@@ -107,7 +205,8 @@ int revoke_req_parse_pause(const char *key, const char *val,
  * @req: a pause or resume request
  * @why: on error, a static string naming the problem
  *
- * pause uid= with rdev= and type=, or subsystem=; errno=, cause= and
+ * pause uid= with rdev= and type=, or subsystem=, or tag= (and seat=,
+ * seat0 if not given); errno=, cause= and
  * release=yes (pause --revoke: the user's descriptors released and
  * mappings replaced too) if it likes.  resume uid= likewise, or uid= alone: all of that user's.
  *
@@ -125,7 +224,7 @@ int revoke_req_check_pause(const struct revoke_req *req, const char **why)
 	    req->removed || req->timeout_ms ||
 	    req->spare || req->force || req->progress || req->action[0] ||
 	    req->nprops) {
-		*why = "pause and resume take uid, rdev, type, subsystem, errno, cause and release=yes only";
+		*why = "pause and resume take uid, rdev, type, subsystem, tag, seat, errno, cause and release=yes only";
 		return -EINVAL;
 	}
 	if (req->has_release && (req->verb != REVOKE_VERB_PAUSE ||
@@ -141,8 +240,17 @@ int revoke_req_check_pause(const struct revoke_req *req, const char **why)
 		*why = "rdev names one device, subsystem a class: give one of them";
 		return -EINVAL;
 	}
-	if (req->verb == REVOKE_VERB_PAUSE && !device && !req->subsystem[0]) {
-		*why = "pause needs rdev and type, or subsystem";
+	if (req->seat[0] && !req->tag[0]) {
+		*why = "seat goes with tag: the seat whose tagged devices";
+		return -EINVAL;
+	}
+	if (req->tag[0] && (device || req->subsystem[0])) {
+		*why = "tag names the devices of a seat: give rdev, subsystem or tag";
+		return -EINVAL;
+	}
+	if (req->verb == REVOKE_VERB_PAUSE && !device && !req->subsystem[0] &&
+	    !req->tag[0]) {
+		*why = "pause needs rdev and type, subsystem, or tag";
 		return -EINVAL;
 	}
 	if (req->verb == REVOKE_VERB_RESUME &&

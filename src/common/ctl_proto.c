@@ -47,7 +47,7 @@ const char *revoke_rdev_type_name(uint32_t type)
 int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 {
 	char ino[32] = "", dev[32] = "", rel[32] = "", tmo[32] = "";
-	char rdev[160] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
+	char rdev[256] = "", act[32] = "", path[3 * REVOKE_NAME_MAX + 8] = "";
 	char fs[32] = "", fd[40] = "";
 	size_t used;
 	int n;
@@ -87,6 +87,12 @@ int revoke_req_format(const struct revoke_req *req, char *buf, size_t len)
 	if (req->subsystem[0])
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
 			 " subsystem=%s", req->subsystem);
+	if (req->tag[0])
+		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
+			 " tag=%s", req->tag);
+	if (req->seat[0])
+		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
+			 " seat=%s", req->seat);
 	if (req->pause_errno)
 		snprintf(rdev + strlen(rdev), sizeof(rdev) - strlen(rdev),
 			 " errno=%s", revoke_pause_errno_name(req->pause_errno));
@@ -232,7 +238,8 @@ static int parse_rdev_field(char *key, char *val, struct revoke_req *req,
 	if (!strncmp(key, "p.", 2))
 		return revoke_req_parse_prop(key + 2, val, req, why);
 	if (!strcmp(key, "uid") || !strcmp(key, "errno") ||
-	    !strcmp(key, "subsystem"))
+	    !strcmp(key, "subsystem") || !strcmp(key, "tag") ||
+	    !strcmp(key, "seat"))
 		return revoke_req_parse_pause(key, val, req, why);
 	if (!strcmp(key, "cause")) {
 		if (req->cause[0] ||
@@ -450,7 +457,8 @@ static int check_fields(const struct revoke_req *req, const char **why)
 		if (req->has_ino || req->has_dev || req->removed ||
 		    req->cause[0] || req->has_release || req->timeout_ms ||
 		    req->spare || req->progress || req->force || req->persist ||
-		    req->has_uid || req->pause_errno || req->subsystem[0]) {
+		    req->has_uid || req->pause_errno || req->subsystem[0] ||
+		    req->tag[0] || req->seat[0]) {
 			*why = "uevent takes action, rdev, type and p.KEY fields only";
 			return -EINVAL;
 		}
@@ -462,8 +470,9 @@ static int check_fields(const struct revoke_req *req, const char **why)
 	}
 	if (revoke_verb_takes(req->verb, REVOKE_FIELDS_PAUSE))
 		return revoke_req_check_pause(req, why);
-	if (req->has_uid || req->pause_errno || req->subsystem[0]) {
-		*why = "uid, errno and subsystem are fields of pause and resume only";
+	if (req->has_uid || req->pause_errno || req->subsystem[0] ||
+	    req->tag[0] || req->seat[0]) {
+		*why = "uid, errno, subsystem, tag and seat are fields of pause and resume only";
 		return -EINVAL;
 	}
 

@@ -100,6 +100,9 @@
 #define REVOKE_REQ_MAX 4096
 
 #define REVOKE_MAX_PROPS 48
+/* a seat's name, so that "uaccess@" and it fit REVOKE_SUBSYSTEM_LEN */
+#define REVOKE_SEAT_LEN 24
+#define REVOKE_TAG_UACCESS "uaccess"	/* the one tag pause --tag takes */
 #define REVOKE_PROP_NAME_MAX 64	/* longer names are not udev properties */
 
 enum revoke_release {
@@ -140,6 +143,9 @@ enum revoke_fs_by {
  * @fs_major: see @fs
  * @fs_minor: see @fs
  * @cause: who asks, one word; empty if not given (add with rdev)
+ * @tag: a udev tag whose devices on @seat are paused or resumed
+ *	("uaccess", the only one taken), or "" (pause, resume)
+ * @seat: a logind seat, with @tag ("" : seat0)
  * @action: the uevent's ACTION (uevent)
  * @prop_keys: the uevent's properties, "p.KEY=VALUE" fields (uevent)
  * @prop_vals: their values, percent-decoded
@@ -179,6 +185,8 @@ struct revoke_req {
 	uint32_t uid;
 	uint32_t pause_errno;
 	char subsystem[32];
+	char tag[16];
+	char seat[REVOKE_SEAT_LEN];
 	char action[16];
 	const char *prop_keys[REVOKE_MAX_PROPS];
 	const char *prop_vals[REVOKE_MAX_PROPS];
@@ -197,6 +205,12 @@ int revoke_parse_cause(const char *s, char *out, size_t len);
 int revoke_parse_pause_errno(const char *s, uint32_t *out);
 const char *revoke_pause_errno_name(uint32_t err);
 int revoke_parse_subsystem(const char *s, char *out, size_t len);
+int revoke_parse_tag(const char *s, char *out, size_t len);
+int revoke_parse_seat(const char *s, char *out, size_t len);
+int revoke_tag_class(const char *tag, const char *seat, char *out,
+		     size_t len);
+bool revoke_tag_class_split(const char *name, char *tag, size_t tlen,
+			    char *seat, size_t slen);
 bool revoke_prop_name_ok(const char *key, size_t len);
 int revoke_req_add_prop(struct revoke_req *req, const char *key, size_t klen,
 			const char *val);

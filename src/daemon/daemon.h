@@ -15,6 +15,8 @@
  *	pauses.c	pause and resume: a device denied to one user
  *	seat.c		logind's seats followed: their inactive users
  *			paused on their uaccess devices
+ *	pause_tags.c	pause --tag uaccess: a seat's uaccess devices
+ *	udev_uaccess.c	the devices udev tagged uaccess on a seat
  *
  * Calls go one way: daemon.c -> verbs*.c -> devices.c, request_keys.c
  * -> answer.c; daemon.c and devices.c -> notify.c.
@@ -335,7 +337,13 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 		 const struct revoke_req *req, struct rbuf *resp);
 
+/* pause_tags.c: pause --tag uaccess, the seat's devices udev tagged */
+bool pause_tags_any(struct daemon *d);
+void pause_tags_sync(struct daemon *d);
+void pause_class_field(struct rbuf *b, const char *name);
+
 /* seat.c */
+int seats_inotify(struct daemon *d);
 int seats_follow(struct daemon *d);
 int seats_watch(struct daemon *d);
 void seats_sync(struct daemon *d);

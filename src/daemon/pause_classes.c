@@ -73,14 +73,16 @@ static int pause_class_devices(struct pause_run *run)
 	return 0;
 }
 
-/* The uevent socket is open while some class is paused. */
+/*
+ * The uevent socket is open while some class is paused; a tag on a seat
+ * ("TAG@SEAT") is followed in udev's database instead (pause_tags.c).
+ */
 static int any_class(const struct revoke_pause_class *key,
 		     const struct revoke_pause_val *val, void *ctx)
 {
-	(void)key;
 	(void)val;
 	(void)ctx;
-	return 1;
+	return !strchr(key->subsystem, '@');
 }
 
 static void pauses_read_uevents(void *arg);
@@ -185,8 +187,9 @@ static void pauses_read_uevents(void *arg)
 void pause_class_line(struct pause_run *run, uint32_t err,
 		      enum revoke_change change)
 {
-	rbuf_printf(&run->lines, REVOKE_LINE_CLASS " " REVOKE_FIELD_SUBSYSTEM
-		    "=%s " REVOKE_FIELD_UID "=%u", run->subsystem,
+	rbuf_printf(&run->lines, REVOKE_LINE_CLASS);
+	pause_class_field(&run->lines, run->subsystem);
+	rbuf_printf(&run->lines, " " REVOKE_FIELD_UID "=%u",
 		    (unsigned int)run->uid);
 	revoke_user_field(&run->lines, run->uid);
 	rbuf_printf(&run->lines, " " REVOKE_FIELD_ERRNO "=%s "
@@ -217,7 +220,8 @@ int pause_class(struct pause_run *run, struct rbuf *resp)
 		return -1;
 	}
 	strcpy(key.subsystem, run->subsystem);
-	err = pause_class_add(&run->d->rb, &key, run->err, run->cause, &change);
+	err = pause_class_add(&run->d->rb, &key, run->err, run->cause,
+			      run->revoke ? REVOKE_PAUSE_REVOKE : 0, &change);
 	/* listening before the walk: a device added meanwhile is not missed */
 	if (!err)
 		err = pauses_follow(run->d);
@@ -243,6 +247,8 @@ static int resync_class(const struct revoke_pause_class *key,
 
 	memcpy(sub, key->subsystem, sizeof(sub));
 	sub[sizeof(sub) - 1] = '\0';
+	if (strchr(sub, '@'))
+		return 0;	/* a tag's: pause_tags_sync() */
 	pause_class_devices(&run);
 	rbuf_free(&run.lines);
 	pipeline_result_free(&run.sum);
@@ -252,7 +258,7 @@ static int resync_class(const struct revoke_pause_class *key,
 /**
  * pauses_start() - take up the paused classes where the last revoke-bpfd
  *	left them: listen for their new devices, and pause those that
- *	appeared while none ran
+ *	appeared while none ran (a tag's: seats_follow())
  * @d: the daemon, its store open
  *
  * Return: 0 or a negative errno (no uevent socket).

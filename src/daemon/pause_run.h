@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pause_run.h - what pauses.c (pause and resume of devices) and
- * pause_classes.c (classes, and the devices the kernel adds to them)
- * share, inside src/daemon only.
+ * pause_run.h - what pauses.c (pause and resume of devices),
+ * pause_classes.c (classes, and the devices the kernel adds to them) and
+ * pause_tags.c (a seat's devices udev tagged) share, inside src/daemon
+ * only.
  */
 #ifndef REVOKE_DAEMON_PAUSE_RUN_H
 #define REVOKE_DAEMON_PAUSE_RUN_H
@@ -25,7 +26,8 @@
  * @uid: the user
  * @err: the errno the user's operations fail with
  * @cause: who pauses, one word
- * @subsystem: the class being paused or resumed, or ""
+ * @subsystem: the class being paused or resumed ("TAG@SEAT" for a tag
+ *	on a seat), or ""
  * @lines: its device and class lines
  * @sum: what the pipeline found and did, summed over the devices
  * @wake: pause: wake the user's waiters
@@ -61,5 +63,8 @@ void pause_run_device(struct pause_run *run, uint32_t rdev, uint32_t type);
 void pause_class_line(struct pause_run *run, uint32_t err,
 		      enum revoke_change change);
 int pause_class(struct pause_run *run, struct rbuf *resp);
+
+/* pause_tags.c */
+int pause_tag(struct pause_run *run, struct rbuf *resp);
 
 #endif /* REVOKE_DAEMON_PAUSE_RUN_H */

@@ -10,14 +10,18 @@
  * released, unmapped or killed: a resume takes the entry out, and the
  * same descriptors work again.  A class (pause --subsystem) is paused
  * by pausing each of its devices in sysfs, and each device of it the
- * kernel adds while the pause holds (this file's own uevent socket).
+ * kernel adds while the pause holds (pause_classes.c); a tag on a seat
+ * (pause --tag uaccess) each device udev tagged, and tags later
+ * (pause_tags.c).  A pause --revoke is marked so (REVOKE_PAUSE_REVOKE),
+ * for list.
  *
  * Answer of both verbs:
  *
  *	ok paused|resumed
  *	device rdev=M:N type=T uid=U [user=NAME] errno=E change=WORD
- *		[subsystem=S]
- *	class subsystem=S uid=U [user=NAME] errno=E change=WORD
+ *		[subsystem=S | tag=uaccess seat=SEAT]
+ *	class subsystem=S | tag=uaccess seat=SEAT, uid=U [user=NAME]
+ *		errno=E change=WORD
  *	HOLDERS LINE, failure lines		(pause only: pipeline_pause_wake())
  */
 #include <errno.h>
@@ -50,8 +54,7 @@ static void device_line(struct pause_run *run, const struct revoke_pause_key *ke
 		    REVOKE_FIELD_CHANGE "=%s", revoke_pause_errno_name(err),
 		    answer_change_name(change));
 	if (subsystem[0])
-		rbuf_printf(&run->lines, " " REVOKE_FIELD_SUBSYSTEM "=%s",
-			    subsystem);
+		pause_class_field(&run->lines, subsystem);
 	if (!run->wake)
 		rbuf_printf(&run->lines, " " REVOKE_FIELD_DRAINED "=%llu",
 			    (unsigned long long)run->drained);
@@ -121,7 +124,8 @@ void pause_run_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 	int err;
 
 	err = pause_set_add(&run->d->rb, &key, run->err, run->cause,
-			    run->subsystem, &change);
+			    run->subsystem, run->revoke ? REVOKE_PAUSE_REVOKE : 0,
+			    &change);
 	if (err) {
 		device_failed(run, &key, err);
 		return;
@@ -289,7 +293,8 @@ static int pause_answer(struct pause_run *run, const char *word,
  * verbs_pause() - pause a device, or a class, for a user
  * @d: the daemon
  * @peer: who asked
- * @req: uid=, rdev= and type= or subsystem=, errno=, cause=
+ * @req: uid=, rdev= and type=, subsystem=, or tag= [seat=]; errno=,
+ *	cause=, release=yes
  * @resp: the answer
  *
  * Return: 0, or -1 once an error is answered.
@@ -304,17 +309,26 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		.subsystem = req->subsystem, .wake = true,
 		.revoke = req->has_release && req->release == REVOKE_RELEASE_YES,
 	};
+	char name[REVOKE_SUBSYSTEM_LEN];
 	struct revoke_rdev_key key;
 	int ret;
 
 	(void)peer;
+	if (req->tag[0] && revoke_tag_class(req->tag, req->seat, name,
+					    sizeof(name))) {
+		answer_err(resp, ENAMETOOLONG, "tag and seat too long");
+		return -1;
+	}
 	if (!req->uid) {
 		answer_err(resp, EINVAL, "uid 0 cannot be paused: that is root, "
 			   "revoke-bpfd among it; to cut a device off for "
 			   "everyone, use add --rdev");
 		return -1;
 	}
-	if (req->subsystem[0]) {
+	if (req->tag[0]) {
+		run.subsystem = name;
+		ret = pause_tag(&run, resp);
+	} else if (req->subsystem[0]) {
 		ret = pause_class(&run, resp);
 	} else {
 		key = devices_key_of(req);
@@ -393,7 +407,7 @@ static int resume_class(const struct revoke_pause_class *key,
  *	all of them
  * @d: the daemon
  * @peer: who asked
- * @req: uid=, and rdev= and type=, or subsystem=, or neither
+ * @req: uid=, and rdev= and type=, subsystem=, tag= [seat=], or none
  * @resp: the answer
  *
  * A device or class that was not paused is answered change=absent.
@@ -407,9 +421,17 @@ int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 				 .subsystem = req->subsystem };
 	struct revoke_pause_key key = { .uid = req->uid };
 	struct revoke_pause_val val = { .err = ENODEV };
+	char name[REVOKE_SUBSYSTEM_LEN];
 	int ret;
 
 	(void)peer;
+	if (req->tag[0]) {
+		if (revoke_tag_class(req->tag, req->seat, name, sizeof(name))) {
+			answer_err(resp, ENAMETOOLONG, "tag and seat too long");
+			return -1;
+		}
+		run.subsystem = name;
+	}
 	if (req->has_rdev) {
 		key.rdev = devices_key_of(req).rdev;
 		key.type = req->rdev_type;
@@ -419,10 +441,9 @@ int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 		pause_class_for_each(&d->rb, resume_class, &run);
 		pause_set_for_each(&d->rb, resume_one, &run);
 		pauses_follow(d);
-		if (req->subsystem[0] && !run.devices && !run.lines.len) {
-			run.subsystem = req->subsystem;
+		seats_inotify(d);
+		if (run.subsystem[0] && !run.devices && !run.lines.len)
 			pause_class_line(&run, ENODEV, REVOKE_ABSENT);
-		}
 	}
 	ret = pause_answer(&run, REVOKE_OK_RESUMED, resp);
 	rbuf_free(&run.lines);

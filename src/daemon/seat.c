@@ -9,42 +9,35 @@
  * on /run/systemd/seats/, whose files logind replaces (rename) at every
  * change; a seat's file says ACTIVE_UID= and UIDS= (seat_save() in
  * systemd's src/login/logind-seat.c).  The seat's devices are those
- * logind's ACL code (logind-acl.c) picks: tagged uaccess by udev (the
- * index /run/udev/tags/uaccess/, each checked in /run/udev/data/), with
- * ID_SEAT= their seat (none: seat0) and a device node; and udev's static
- * nodes tagged uaccess (/run/udev/static_node-tags/uaccess/), on every
- * seat.  A device tagged while users are paused (a hot-plug) is seen by
- * the watches on the tag's index and on udev's database, and paused too.
+ * logind's ACL code (logind-acl.c) picks, which udev tagged uaccess
+ * (udev_uaccess.c).  A device tagged while users are paused (a hot-plug)
+ * is seen by the watches on the tag's index and on udev's database, and
+ * paused too.  The same watches serve pause --tag uaccess (pause_tags.c):
+ * the inotify descriptor is open while a seat is followed or a tag is
+ * paused.
  *
  * Every change is one pass that makes the seat pauses what the seats
  * say now (seats_sync()): pauses of cause "seat" that no seat wants are
  * resumed, those missing are made; an admin's pause is never touched,
  * nor paused over.  uid 0 is never paused.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/common.h"
 #include "daemon.h"
 #include "store/store.h"
+#include "udev_uaccess.h"
 
-/* where logind and udev keep what is read; a unit test points elsewhere */
+/* where logind keeps what is read; a unit test points elsewhere */
 #ifndef SEAT_RUN_DIR
 #define SEAT_RUN_DIR "/run/systemd"
-#define SEAT_UDEV_DIR "/run/udev"
-#define SEAT_DEV_DIR "/dev"
 #endif
 #define SEAT_DIR SEAT_RUN_DIR "/seats"
-#define SEAT_TAGS_DIR SEAT_UDEV_DIR "/tags/uaccess"
-#define SEAT_STATIC_DIR SEAT_UDEV_DIR "/static_node-tags/uaccess"
-#define SEAT_DATA_DIR SEAT_UDEV_DIR "/data"
 #define SEAT_CAUSE PAUSE_CAUSE_SEAT
 #define SEAT_UIDS_MAX 64
 #define SEAT_DEVS_MAX 1024
@@ -107,105 +100,13 @@ static void seat_read_state(struct seat_view *v)
 	fclose(f);
 }
 
-static void add_dev(struct seat_view *v, uint32_t type, unsigned int ma,
-		    unsigned int mi)
+/* The seat's devices: what udev tagged uaccess for it (udev_uaccess.c). */
+static void seat_read_devices(struct seat_view *v)
 {
-	struct revoke_rdev_key k = { .type = type };
+	struct udev_devs out = { .devs = v->devs, .max = SEAT_DEVS_MAX };
 
-	if (v->ndevs < SEAT_DEVS_MAX && !revoke_kdev(ma, mi, &k.rdev))
-		v->devs[v->ndevs++] = k;
-}
-
-/*
- * Is udev's entry @id (cMAJ:MIN) tagged uaccess and on seat @seat?  Its
- * database file says so (G: or Q: tags, E:ID_SEAT=); no file: not yet
- * initialized, which logind skips too.
- */
-static bool udev_on_seat(const char *id, const char *seat)
-{
-	char path[320], line[512];
-	bool tagged = false, here = !strcmp(seat, "seat0");
-	FILE *f;
-
-	snprintf(path, sizeof(path), SEAT_DATA_DIR "/%s", id);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!strcmp(line, "G:uaccess") || !strcmp(line, "Q:uaccess"))
-			tagged = true;
-		else if (!strncmp(line, "E:ID_SEAT=", 10))
-			here = !strcmp(line + 10, seat) ||
-			       (!line[10] && !strcmp(seat, "seat0"));
-	}
-	fclose(f);
-	return tagged && here;
-}
-
-/* The devices udev tagged uaccess for @v's seat: nodes only. */
-static void seat_read_tagged(struct seat_view *v)
-{
-	unsigned int ma, mi;
-	struct dirent *e;
-	char c, end;
-	DIR *dp;
-
-	dp = opendir(SEAT_TAGS_DIR);
-	if (!dp)
-		return;
-	while ((e = readdir(dp))) {
-		/* "+sound:card0" and the like have no node */
-		if (sscanf(e->d_name, "%c%u:%u%c", &c, &ma, &mi, &end) != 3 ||
-		    (c != 'c' && c != 'b'))
-			continue;
-		if (udev_on_seat(e->d_name, v->ps->name))
-			add_dev(v, c == 'b' ? REVOKE_RDEV_BLOCK : REVOKE_RDEV_CHAR,
-				ma, mi);
-	}
-	closedir(dp);
-}
-
-/* "snd\x2fseq" as "snd/seq": udev's escaping of a static node's name */
-static void unescape(const char *in, char *out, size_t len)
-{
-	unsigned int x;
-	size_t n = 0;
-
-	while (*in && n + 1 < len) {
-		if (in[0] == '\\' && in[1] == 'x' && sscanf(in + 2, "%2x", &x) == 1) {
-			out[n++] = (char)x;
-			in += 4;
-		} else {
-			out[n++] = *in++;
-		}
-	}
-	out[n] = '\0';
-}
-
-/* udev's static nodes tagged uaccess (snd/seq, snd/timer): every seat's. */
-static void seat_read_static(struct seat_view *v)
-{
-	char name[256], path[300];
-	struct dirent *e;
-	struct stat st;
-	DIR *dp;
-
-	dp = opendir(SEAT_STATIC_DIR);
-	if (!dp)
-		return;
-	while ((e = readdir(dp))) {
-		if (e->d_name[0] == '.')
-			continue;
-		unescape(e->d_name, name, sizeof(name));
-		snprintf(path, sizeof(path), SEAT_DEV_DIR "/%s", name);
-		if (strstr(name, "..") || stat(path, &st) ||
-		    !(S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
-			continue;
-		add_dev(v, S_ISBLK(st.st_mode) ? REVOKE_RDEV_BLOCK :
-			REVOKE_RDEV_CHAR, major(st.st_rdev), minor(st.st_rdev));
-	}
-	closedir(dp);
+	udev_uaccess_devices(v->ps->name, &out);
+	v->ndevs = out.n;
 }
 
 /* Does @v pause @key: its device, a user of it who is not active? */
@@ -314,8 +215,7 @@ void seats_sync(struct daemon *d)
 	for (i = 0; i < nseats; i++) {
 		p.views[i].ps = &d->policy.seats[i];
 		seat_read_state(&p.views[i]);
-		seat_read_tagged(&p.views[i]);
-		seat_read_static(&p.views[i]);
+		seat_read_devices(&p.views[i]);
 	}
 	p.nviews = nseats;
 	pause_set_for_each(&d->rb, find_stale, &p);
@@ -365,8 +265,6 @@ static void seats_add_watches(struct daemon *d)
  */
 static bool seats_event(struct daemon *d, const struct inotify_event *ev)
 {
-	char path[320];
-
 	if (ev->mask & IN_IGNORED) {
 		if (ev->wd == d->seats.wd_seats)
 			d->seats.wd_seats = -1;
@@ -376,8 +274,7 @@ static bool seats_event(struct daemon *d, const struct inotify_event *ev)
 	}
 	if (ev->wd != d->seats.wd_data || !ev->len)
 		return true;
-	snprintf(path, sizeof(path), SEAT_TAGS_DIR "/%s", ev->name);
-	return !access(path, F_OK);
+	return udev_uaccess_indexed(ev->name);
 }
 
 /* Something changed: read the events out, then one pass if need be. */
@@ -399,6 +296,7 @@ static void seats_read_events(void *arg)
 		return;
 	seats_add_watches(d);
 	seats_sync(d);
+	pause_tags_sync(d);
 }
 
 /**
@@ -423,21 +321,21 @@ static void seats_close(struct daemon *d)
 }
 
 /**
- * seats_follow() - follow the seats the policy names, and only those:
- *	watch them while there are some, then make the pauses match
- * @d: the daemon, its policy read
- *
- * Called at start and after each reload of the policy.
+ * seats_inotify() - watch logind's seats and udev's database while the
+ *	policy follows a seat or a tag is paused (pause --tag), and only
+ *	then
+ * @d: the daemon
  *
  * Return: 0 or a negative errno (no inotify descriptor).
  */
-int seats_follow(struct daemon *d)
+int seats_inotify(struct daemon *d)
 {
+	bool want = d->policy.nseats || pause_tags_any(d);
 	int err;
 
-	if (!d->policy.nseats && d->seats.fd >= 0)
+	if (!want && d->seats.fd >= 0)
 		seats_close(d);
-	if (d->policy.nseats && d->seats.fd < 0) {
+	if (want && d->seats.fd < 0) {
 		d->seats.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 		if (d->seats.fd < 0)
 			return -errno;
@@ -451,7 +349,28 @@ int seats_follow(struct daemon *d)
 			return err;
 		}
 	}
+	return 0;
+}
+
+/**
+ * seats_follow() - follow the seats the policy names, and only those:
+ *	watch them while there are some, then make the pauses match
+ * @d: the daemon, its policy read
+ *
+ * Called at start and after each reload of the policy.  The paused
+ * tags' devices tagged meanwhile (while no revoke-bpfd ran) are paused
+ * too, once udev's database is watched.
+ *
+ * Return: 0 or a negative errno (no inotify descriptor).
+ */
+int seats_follow(struct daemon *d)
+{
+	int err = seats_inotify(d);
+
+	if (err)
+		return err;
 	seats_sync(d);
+	pause_tags_sync(d);
 	return 0;
 }
 

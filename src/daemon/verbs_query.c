@@ -85,6 +85,17 @@ static void pause_words(const struct revoke_pause_val *v, char *cause,
 		strcpy(cause, "-");
 }
 
+/* A pause's last fields: how it was made, and through which class. */
+static void pause_tail(struct rbuf *b, const struct revoke_pause_val *val,
+		       const char *sub)
+{
+	rbuf_printf(b, " " REVOKE_FIELD_REVOKED "=%s",
+		    val->flags & REVOKE_PAUSE_REVOKE ? "yes" : "no");
+	if (sub[0])
+		pause_class_field(b, sub);
+	rbuf_printf(b, "\n");
+}
+
 static int verbs_list_pause(const struct revoke_pause_key *key,
 			    const struct revoke_pause_val *val, void *ctx)
 {
@@ -100,11 +111,11 @@ static int verbs_list_pause(const struct revoke_pause_key *key,
 	revoke_user_field(lc->body, key->uid);
 	rbuf_printf(lc->body, " " REVOKE_FIELD_ERRNO "=%s "
 		    REVOKE_FIELD_PAUSED_AT "=%llu " REVOKE_FIELD_DENIALS "=%llu "
-		    REVOKE_FIELD_CAUSE "=%s%s%s\n",
+		    REVOKE_FIELD_CAUSE "=%s",
 		    revoke_pause_errno_name(val->err),
 		    (unsigned long long)val->paused_at,
-		    (unsigned long long)val->denials, cause,
-		    sub[0] ? " " REVOKE_FIELD_SUBSYSTEM "=" : "", sub);
+		    (unsigned long long)val->denials, cause);
+	pause_tail(lc->body, val, sub);
 	return 0;
 }
 
@@ -116,14 +127,14 @@ static int verbs_list_pause_class(const struct revoke_pause_class *key,
 	char cause[REVOKE_CAUSE_LEN], sub[REVOKE_SUBSYSTEM_LEN];
 
 	pause_words(val, cause, sub);
-	rbuf_printf(lc->body, REVOKE_FIELD_SUBSYSTEM "=%s "
-		    REVOKE_FIELD_KIND "=pause_class " REVOKE_FIELD_UID "=%u",
-		    sub, key->uid);
+	rbuf_printf(lc->body, REVOKE_FIELD_KIND "=pause_class "
+		    REVOKE_FIELD_UID "=%u", key->uid);
 	revoke_user_field(lc->body, key->uid);
 	rbuf_printf(lc->body, " " REVOKE_FIELD_ERRNO "=%s "
-		    REVOKE_FIELD_PAUSED_AT "=%llu " REVOKE_FIELD_CAUSE "=%s\n",
+		    REVOKE_FIELD_PAUSED_AT "=%llu " REVOKE_FIELD_CAUSE "=%s",
 		    revoke_pause_errno_name(val->err),
 		    (unsigned long long)val->paused_at, cause);
+	pause_tail(lc->body, val, sub);
 	return 0;
 }
 

@@ -61,6 +61,8 @@ static int count_users(struct store *rb, const struct revoke_pause_key *key,
  * @err: the errno the user's operations fail with (ENODEV or EIO)
  * @cause: one word saying who paused it; kept from the first pause
  * @subsystem: the class it is paused through, or "" (kept likewise)
+ * @flags: REVOKE_PAUSE_REVOKE for pause --revoke, or 0; a pause that
+ *	was revoked once stays marked
  * @change: REVOKE_ADDED, or REVOKE_ALREADY if it was paused (its errno
  *	is @err from now on)
  *
@@ -68,7 +70,7 @@ static int count_users(struct store *rb, const struct revoke_pause_key *key,
  */
 int pause_set_add(struct store *rb, const struct revoke_pause_key *key,
 		  uint32_t err, const char *cause, const char *subsystem,
-		  enum revoke_change *change)
+		  uint32_t flags, enum revoke_change *change)
 {
 	struct revoke_pause_val val = {};
 	int ret;
@@ -79,11 +81,13 @@ int pause_set_add(struct store *rb, const struct revoke_pause_key *key,
 	if (!bpf_map_lookup_elem(rb->paused_fd, key, &val)) {
 		*change = REVOKE_ALREADY;
 		val.err = err;
+		val.flags |= flags;
 		if (bpf_map_update_elem(rb->paused_fd, key, &val, BPF_EXIST))
 			return -errno;
 		return 0;
 	}
 	val.err = err;
+	val.flags = flags;
 	val.paused_at = (uint64_t)time(NULL);
 	strncpy(val.cause, cause, sizeof(val.cause) - 1);
 	strncpy(val.subsystem, subsystem, sizeof(val.subsystem) - 1);
@@ -270,18 +274,21 @@ int pause_set_slices(struct store *rb, const char *cgroup_root)
  * @key: the user and the class
  * @err: the errno of its devices' pauses
  * @cause: who paused it
+ * @flags: REVOKE_PAUSE_REVOKE for pause --revoke, or 0 (kept once set)
  * @change: REVOKE_ADDED, or REVOKE_ALREADY (its errno is @err now)
  *
  * Return: 0, -ENOSPC if the set is full, or another negative errno.
  */
 int pause_class_add(struct store *rb, const struct revoke_pause_class *key,
-		    uint32_t err, const char *cause, enum revoke_change *change)
+		    uint32_t err, const char *cause, uint32_t flags,
+		    enum revoke_change *change)
 {
 	struct revoke_pause_val val = {};
 
 	*change = bpf_map_lookup_elem(rb->pause_classes_fd, key, &val) ?
 		  REVOKE_ADDED : REVOKE_ALREADY;
 	val.err = err;
+	val.flags |= flags;
 	if (*change == REVOKE_ADDED) {
 		val.paused_at = (uint64_t)time(NULL);
 		strncpy(val.cause, cause, sizeof(val.cause) - 1);

@@ -21,7 +21,7 @@ typedef int (*pause_class_fn)(const struct revoke_pause_class *key,
 
 int pause_set_add(struct store *rb, const struct revoke_pause_key *key,
 		  uint32_t err, const char *cause, const char *subsystem,
-		  enum revoke_change *change);
+		  uint32_t flags, enum revoke_change *change);
 int pause_set_cause(struct store *rb, const struct revoke_pause_key *key,
 		    const char *cause);
 int pause_set_get(struct store *rb, const struct revoke_pause_key *key,
@@ -32,7 +32,8 @@ int pause_set_for_each(struct store *rb, pause_set_fn fn, void *ctx);
 int pause_set_slices(struct store *rb, const char *cgroup_root);
 int pause_set_sync(struct store *rb);
 int pause_class_add(struct store *rb, const struct revoke_pause_class *key,
-		    uint32_t err, const char *cause, enum revoke_change *change);
+		    uint32_t err, const char *cause, uint32_t flags,
+		    enum revoke_change *change);
 int pause_class_del(struct store *rb, const struct revoke_pause_class *key,
 		    enum revoke_change *change);
 int pause_class_for_each(struct store *rb, pause_class_fn fn, void *ctx);

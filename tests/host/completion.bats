@@ -40,6 +40,18 @@ complete_line() {
 	[[ $output == *--count* && $output != *--inode* ]]
 }
 
+@test "pause offers --tag and --seat; --tag's value is uaccess, --seat's a seat" {
+	run complete_line pause --uid 1001 --t
+	[ "$output" = "--tag" ]
+	run complete_line resume --s
+	[ "$(echo $output)" = "--seat --socket --subsystem" ]
+	run complete_line pause --uid 1001 --tag ""
+	[ "$output" = "uaccess" ]
+	run complete_line pause --uid 1001 --tag uaccess --seat seat
+	want=$(ls /run/systemd/seats 2>/dev/null | grep '^seat' || echo seat0)
+	[ "$output" = "$want" ]
+}
+
 @test "--fs and umount offer mount points, --dev the filesystems' MAJ:MIN" {
 	run complete_line add --fs /pro
 	[ "$output" = "/proc" ]

@@ -494,7 +494,7 @@ PAUSE_ANSWER=(
 	[ "$output" = "revoke-bpf: pause: needs --uid UID: whose access to pause" ]
 	run rbpf pause --uid 1001
 	[ "$status" -eq 2 ]
-	[ "$output" = "revoke-bpf: pause: needs a DEVICE: a node, --rdev MAJ:MIN --char|--block, or --subsystem NAME" ]
+	[ "$output" = "revoke-bpf: pause: needs a DEVICE: a node, --rdev MAJ:MIN --char|--block, --subsystem NAME or --tag uaccess" ]
 	run rbpf pause --uid alice /dev/null
 	[ "$status" -eq 2 ]
 	[ "$output" = "revoke-bpf: pause: --uid takes a user id, and 'alice' is not one (for a name: --uid \$(id -u NAME))" ]
@@ -509,6 +509,51 @@ PAUSE_ANSWER=(
 	[ "$output" = "revoke-bpf: pause: --rdev needs --char or --block after it" ]
 	run rbpf resume --uid 1001 --errno EIO
 	[ "$status" -eq 2 ]
+	run rbpf pause --uid 1001 --tag seat
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --tag takes uaccess (the one tag supported), not 'seat'" ]
+	run rbpf resume --uid 1001 --tag power-switch
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: resume: --tag takes uaccess (the one tag supported), not 'power-switch'" ]
+	run rbpf pause --uid 1001 --seat seat0 /dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --seat goes right after --tag uaccess: the seat whose tagged devices" ]
+	run rbpf resume --uid 1001 --seat seat1
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: resume: --seat goes right after --tag uaccess: the seat whose tagged devices" ]
+	run rbpf pause --uid 1001 --tag uaccess --seat seat0 --seat seat1
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --seat goes right after --tag uaccess: the seat whose tagged devices" ]
+	run rbpf pause --uid 1001 --tag uaccess --seat 0
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --seat takes a seat's name (seat, then 1 to 19 of A-Z a-z 0-9 _ -: seat0, seat-1), not '0'" ]
+	run rbpf pause --uid 1001 --tag
+	[ "$status" -eq 2 ]
+	[ "$output" = "revoke-bpf: pause: --tag needs a value; try 'revoke-bpf help pause'" ]
+}
+
+@test "pause --tag uaccess: the tag's line, its devices counted under it; --json valid" {
+	answer "ok paused" \
+		"class tag=uaccess seat=seat0 uid=1001 user=alice errno=ENODEV change=added" \
+		"device rdev=116:7 type=char uid=1001 user=alice errno=ENODEV change=added tag=uaccess seat=seat0" \
+		"device rdev=116:33 type=char uid=1001 user=alice errno=ENODEV change=already tag=uaccess seat=seat0" \
+		"holders=1 fds=1 mappings=0 waiters=0 woken=0 unmapped=0 released=0 failed=0 discover_us=1 total_us=1 killed=0 passes=0"
+	run rbpf pause --uid 1001 --tag uaccess
+	[ "$status" -eq 0 ]
+	expect_lines "tag uaccess seat0: paused for uid 1001 (alice), ENODEV; devices tagged later too" \
+		"  2 devices of it paused" \
+		"  holders 1: fds 1, mappings 0, waiters 0; woken 0; failed 0"
+	run rbpf --json pause --uid 1001 --tag uaccess --seat seat0
+	[ "$status" -eq 0 ]
+	valid pause <<<"$output"
+	pyvalid pause <<<"$output"
+	[ "$(jq -c '[.classes[0].tag, .classes[0].seat, .devices[1].tag, .devices[1].seat, .revoke]' <<<"$output")" = \
+		'["uaccess","seat0","uaccess","seat0",false]' ]
+	answer "ok resumed" \
+		"class tag=uaccess seat=seat1 uid=1001 errno=ENODEV change=absent"
+	run rbpf resume --uid 1001 --tag uaccess --seat seat1
+	[ "$status" -eq 0 ]
+	[ "$output" = "tag uaccess seat1: was not paused for uid 1001" ]
 }
 
 @test "list: pauses in a table of their own, for whom, what, since when" {
@@ -525,6 +570,27 @@ PAUSE_ANSWER=(
 	valid list <<<"$output"
 	[ "$(jq -c '[.[0].kind, .[0].uid, .[0].paused_at_rfc3339, .[1].kind]' <<<"$output")" = \
 		'["pause",1001,"2026-12-07T03:14:07Z","pause_class"]' ]
+}
+
+@test "list: a pause --revoke says so, a tag on a seat is shown as one" {
+	answer "ok list" \
+		"rdev=116:3 type=char kind=pause uid=1001 user=alice errno=ENODEV paused_at=1796613247 denials=0 cause=admin revoked=yes" \
+		"rdev=116:7 type=char kind=pause uid=1002 errno=EIO paused_at=1796613247 denials=2 cause=admin revoked=no tag=uaccess seat=seat0" \
+		"kind=pause_class uid=1002 errno=EIO paused_at=1796613247 cause=admin revoked=no tag=uaccess seat=seat0" \
+		"kind=pause_class uid=1001 user=alice errno=ENODEV paused_at=1796613247 cause=admin revoked=yes subsystem=sound"
+	run rbpf list
+	[ "$status" -eq 0 ]
+	expect_lines "nothing is revoked" "" \
+		"PAUSED FOR       DEVICE             ERRNO  DENIALS PAUSED_AT" \
+		"alice            char 116:3         ENODEV       0 2026-12-07 03:14:07 cause=admin, revoked" \
+		"1002             char 116:7         EIO          2 2026-12-07 03:14:07 cause=admin tag=uaccess seat0" \
+		"1002             tag uaccess seat0  EIO          - 2026-12-07 03:14:07 cause=admin, new devices too" \
+		"alice            class sound        ENODEV       - 2026-12-07 03:14:07 cause=admin, revoked, new devices too"
+	run rbpf --json list
+	valid list <<<"$output"
+	pyvalid list <<<"$output"
+	[ "$(jq -c '[.[0].revoked, .[1].revoked, .[1].tag, .[1].seat, .[2].kind, .[2].tag, .[2].seat, .[3].revoked, .[3].subsystem]' <<<"$output")" = \
+		'[true,false,"uaccess","seat0","pause_class","uaccess","seat0",true,"sound"]' ]
 }
 
 # promtool, Debian's (prometheus), unpacked into the VM cache, not installed

@@ -32,6 +32,8 @@ setup() {
 }
 
 teardown() {
+	[ -z "${ROOT_FDOPS:-}" ] || kill "$ROOT_FDOPS" 2>/dev/null || true
+	revoke-bpf resume --uid "$(id -u alice)" >/dev/null 2>&1 || true
 	systemctl stop seat-alice seat-bob 2>/dev/null || true
 	systemctl reset-failed seat-alice seat-bob 2>/dev/null || true
 	: > "$POLICY"
@@ -181,4 +183,89 @@ control_of() {
 	revoke-bpf reload >/dev/null
 	[ -z "$(revoke-bpf --json list | jq -r '.[] | select(.kind == "pause") | .user')" ]
 	ask bob card_info;	[ "$output" = "card_info: ok Loopback" ]
+}
+
+# opens USER: USER's fdops opened the device (logind's ACL is there)
+opens() {
+	ask "$1" open
+	[ "$output" = "open: ok" ]
+}
+
+# root_fdops: fdops as root on $DEV, asked as "root"; ended by teardown
+root_fdops() {
+	mkfifo "$D/root.in"
+	"$FDOPS" "$DEV" "$D/root.in" > "$D/root.out" 3>&- &
+	ROOT_FDOPS=$!
+	until_true grep -qs '^ready' "$D/root.out"
+}
+
+# pauses_for USER: the pauses of USER, "KIND WHAT ERRNO CAUSE REVOKED" each,
+# a device's WHAT its rdev and tag, a tag's "uaccess@SEAT"
+pauses_for() {
+	revoke-bpf --json list | jq -r --argjson u "$(id -u "$1")" \
+		'.[] | select((.kind == "pause" or .kind == "pause_class") and .uid == $u) |
+		 "\(.kind) \(.rdev // "-") \(.tag)@\(.seat) \(.errno) \(.cause) \(.revoked)"' | sort
+}
+
+@test "pause --tag uaccess by hand, no seat followed: A is paused on seat0's uaccess devices, one tagged later too; B and root are not; resume gives A's descriptor back" {
+	local card a b plugged dummy
+	card=$(grep -lx Loopback /sys/class/sound/card*/id)
+	card=${card%/id}
+	DEV=/dev/snd/controlC${card##*card}
+	RDEV=$(control_of Loopback)
+	udevadm info -q property "$DEV" | grep -qx 'TAGS=.*:uaccess:.*'
+	# the card plugged in later is snd-dummy's: out, if the test before
+	# loaded it
+	modprobe -r snd-dummy || true
+	[ ! -e /sys/module/snd_dummy ]
+	udevadm settle -t 20
+	: > "$POLICY"
+	revoke-bpf reload >/dev/null
+
+	# each user opens the device while its session is the active one
+	# (logind's ACL), and keeps it
+	session alice tty2
+	session bob tty3
+	a=$(session_of alice)
+	b=$(session_of bob)
+	loginctl activate "$a"
+	until_true opens alice
+	loginctl activate "$b"
+	until_true opens bob
+	root_fdops
+	ask root open;		[ "$output" = "open: ok" ]
+
+	run revoke-bpf pause --uid "$(id -u alice)" --tag uaccess
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "tag uaccess seat0: paused for uid $(id -u alice) (alice), ENODEV; devices tagged later too" ]
+	[[ ${lines[1]} =~ ^\ \ [1-9][0-9]*\ devices?\ of\ it\ paused$ ]]
+	[ "$(pauses_for alice | grep -c " $RDEV uaccess@seat0 ENODEV admin false$")" -eq 1 ]
+	[ "$(pauses_for alice | grep -c "^pause_class - uaccess@seat0 ENODEV admin false$")" -eq 1 ]
+	run revoke-bpf list
+	[[ $output == *$'\n'"alice            tag uaccess seat0  ENODEV       - "*" cause=admin, new devices too"* ]]
+	[ -z "$(pauses_for bob)" ]
+
+	ask alice card_info;	[ "$output" = "card_info: ENODEV" ]
+	ask alice read;		[ "$output" = "read: ENODEV" ]
+	ask bob card_info;	[ "$output" = "card_info: ok Loopback" ]
+	ask root card_info;	[ "$output" = "card_info: ok Loopback" ]
+
+	# a card plugged in during the pause: udev tags its control uaccess,
+	# and alice is paused on it too
+	modprobe snd-dummy
+	udevadm settle -t 20
+	plugged=$(control_of Dummy)
+	until_true test "$(pauses_for alice | grep -c " $plugged uaccess@seat0 ENODEV admin false$")" -eq 1
+
+	run revoke-bpf resume --uid "$(id -u alice)" --tag uaccess --seat seat0
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "tag uaccess seat0: resumed for uid $(id -u alice) (alice)" ]
+	[[ ${lines[1]} =~ ^\ \ [1-9][0-9]*\ devices\ of\ it\ resumed$ ]]
+	[ "${#lines[@]}" -eq 2 ]
+	[ -z "$(pauses_for alice)" ]
+	ask alice card_info;	[ "$output" = "card_info: ok Loopback" ]
+	ask bob card_info;	[ "$output" = "card_info: ok Loopback" ]
+	ask root card_info;	[ "$output" = "card_info: ok Loopback" ]
 }

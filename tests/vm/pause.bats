@@ -606,6 +606,15 @@ resume() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.result, .revoke, .devices[0].change, .devices[0].revoked, .devices[0].released, .devices[0].unmapped, .report.fds, .report.released, .report.woken, .failures]' <<<"$output")" = \
 		'["paused",true,"added",true,1,0,1,1,1,[]]' ]
+	# list remembers a pause --revoke as one; B's plain pause is not
+	pause --uid $B "$EV_NODE"
+	[ "$status" -eq 0 ]
+	[ "$(revoke-bpf --json list | jq -c --arg r "$EV_RDEV" \
+		'[.[] | select(.kind == "pause" and .rdev == $r) | [.uid, .revoked]] | sort')" = "[[$A,true],[$B,false]]" ]
+	run revoke-bpf list
+	[ "$(grep -c "^[^ ]* *char $EV_RDEV .* cause=admin, revoked$" <<<"$output")" -eq 1 ]
+	resume --uid $B
+	[ "$status" -eq 0 ]
 	finish a
 	is "read: EIO"
 	ask a read

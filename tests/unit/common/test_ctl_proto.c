@@ -322,18 +322,25 @@ static void test_pause(void)
 		const char *why;
 	} bad[] = {
 		{ "revoke-bpf/1 pause rdev=13:67 type=char\n", "pause and resume need field uid" },
-		{ "revoke-bpf/1 pause uid=1001\n", "pause needs rdev and type, or subsystem" },
+		{ "revoke-bpf/1 pause uid=1001\n", "pause needs rdev and type, subsystem, or tag" },
+		{ "revoke-bpf/1 pause uid=1001 tag=seat\n", "tag is not uaccess (the one tag taken), or given twice" },
+		{ "revoke-bpf/1 pause uid=1001 tag=uaccess tag=uaccess\n", "tag is not uaccess (the one tag taken), or given twice" },
+		{ "revoke-bpf/1 pause uid=1001 tag=uaccess seat=0\n", "seat is not a seat's name (seat, then 1 to 19 of [A-Za-z0-9_-]), or given twice" },
+		{ "revoke-bpf/1 pause uid=1001 tag=uaccess seat=seat12345678901234567890\n", "seat is not a seat's name (seat, then 1 to 19 of [A-Za-z0-9_-]), or given twice" },
+		{ "revoke-bpf/1 pause uid=1001 subsystem=sound seat=seat0\n", "seat goes with tag: the seat whose tagged devices" },
+		{ "revoke-bpf/1 pause uid=1001 subsystem=sound tag=uaccess\n", "tag names the devices of a seat: give rdev, subsystem or tag" },
+		{ "revoke-bpf/1 add rdev=1:3 type=char tag=uaccess\n", "uid, errno, subsystem, tag and seat are fields of pause and resume only" },
 		{ "revoke-bpf/1 pause uid=1001 rdev=13:67\n", "a device needs both rdev and type" },
 		{ "revoke-bpf/1 pause uid=1001 rdev=13:67 type=char subsystem=sound\n", "rdev names one device, subsystem a class: give one of them" },
 		{ "revoke-bpf/1 pause uid=1001 subsystem=sound errno=ENOENT\n", "errno is not ENODEV or EIO, or given twice" },
 		{ "revoke-bpf/1 pause uid=1001 subsystem=Sound\n", "subsystem is not a word of 1 to 31 of [a-z0-9_-], or given twice" },
 		{ "revoke-bpf/1 pause uid=4294967295 subsystem=sound\n", "uid is not a user id (0 to 4294967294), or given twice" },
 		{ "revoke-bpf/1 pause uid=1 uid=2 subsystem=sound\n", "uid is not a user id (0 to 4294967294), or given twice" },
-		{ "revoke-bpf/1 pause uid=1 subsystem=sound ino=3\n", "pause and resume take uid, rdev, type, subsystem, errno, cause and release=yes only" },
+		{ "revoke-bpf/1 pause uid=1 subsystem=sound ino=3\n", "pause and resume take uid, rdev, type, subsystem, tag, seat, errno, cause and release=yes only" },
 		{ "revoke-bpf/1 pause uid=1 subsystem=sound release=no\n", "release=yes (pause --revoke) is a field of pause, and only yes" },
 		{ "revoke-bpf/1 resume uid=1 release=yes\n", "release=yes (pause --revoke) is a field of pause, and only yes" },
 		{ "revoke-bpf/1 resume uid=1 errno=EIO\n", "errno and cause are fields of pause, not resume" },
-		{ "revoke-bpf/1 add rdev=1:3 type=char uid=1\n", "uid, errno and subsystem are fields of pause and resume only" },
+		{ "revoke-bpf/1 add rdev=1:3 type=char uid=1\n", "uid, errno, subsystem, tag and seat are fields of pause and resume only" },
 		{ "revoke-bpf/1 uevent action=add rdev=1:3 type=char uid=1\n", "uevent takes action, rdev, type and p.KEY fields only" },
 	};
 	struct revoke_req out;
@@ -355,6 +362,25 @@ static void test_pause(void)
 	      parse("revoke-bpf/1 pause uid=1001 subsystem=video4linux\n", &out,
 		    &why) == 0 && !strcmp(out.subsystem, "video4linux") &&
 	      !out.has_rdev && !out.pause_errno);
+	CHECK("a pause of a tag on a seat parses",
+	      parse("revoke-bpf/1 pause uid=1001 tag=uaccess seat=seat-usb_1\n",
+		    &out, &why) == 0 && !strcmp(out.tag, "uaccess") &&
+	      !strcmp(out.seat, "seat-usb_1") && !out.subsystem[0]);
+	in.has_rdev = false;
+	strcpy(in.tag, "uaccess");
+	strcpy(in.seat, "seat1");
+	n = revoke_req_format(&in, buf, sizeof(buf));
+	CHECK("format writes a pause of a tag, then parse gives it back",
+	      n > 0 && !strcmp(buf, "revoke-bpf/1 pause uid=1001 tag=uaccess "
+			       "seat=seat1 errno=EIO cause=seat\n") &&
+	      revoke_req_parse(buf, (size_t)n, &out, &why) == 0 &&
+	      !strcmp(out.tag, "uaccess") && !strcmp(out.seat, "seat1"));
+	CHECK("a tag's class name is TAG@SEAT, seat0 by default, and splits back",
+	      !revoke_tag_class("uaccess", "", name, 32) &&
+	      !strcmp(name, "uaccess@seat0") &&
+	      revoke_tag_class_split("uaccess@seat-1", buf, 16, buf + 16, 24) &&
+	      !strcmp(buf, "uaccess") && !strcmp(buf + 16, "seat-1") &&
+	      !revoke_tag_class_split("sound", buf, 16, buf + 16, 24));
 	CHECK("a pause --revoke parses: release=yes",
 	      parse("revoke-bpf/1 pause uid=1001 rdev=13:67 type=char "
 		    "release=yes\n", &out, &why) == 0 && out.has_release &&

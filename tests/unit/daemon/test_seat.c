@@ -4,8 +4,9 @@
  * file of a seat (ACTIVE_UID=, UIDS=), udev's uaccess devices of a seat
  * (the tag's index, each device's database file: G:/Q:uaccess,
  * E:ID_SEAT=, none meaning seat0), udev's static nodes, and who a seat
- * pauses on what.  seat.c is built in with its folders relative, in a
- * temporary one.
+ * pauses on what.  seat.c and udev_uaccess.c (the reader of udev's
+ * uaccess devices it shares with pause --tag) are built in with their
+ * folders relative, in a temporary one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #define SEAT_UDEV_DIR "udev"
 #define SEAT_DEV_DIR "dev"
 #include "../../../src/daemon/seat.c"
+#include "../../../src/daemon/udev_uaccess.c"
 
 #include "tap.h"
 
@@ -76,6 +78,19 @@ static bool has_dev(const struct seat_view *v, unsigned int ma,
 	return false;
 }
 
+/* udev_uaccess.c's two readers, one at a time, into @v's devices */
+static void read_into(struct seat_view *v, bool statics)
+{
+	struct udev_devs o = { .devs = v->devs, .n = v->ndevs,
+			       .max = SEAT_DEVS_MAX };
+
+	if (statics)
+		read_static(&o);
+	else
+		read_tagged(v->ps->name, &o);
+	v->ndevs = o.n;
+}
+
 static struct revoke_pause_key key_of(unsigned int ma, unsigned int mi,
 				      uid_t uid)
 {
@@ -107,17 +122,26 @@ int main(void)
 	      !v1.has_active && v1.nuids == 1 && v1.uids[0] == 1003);
 	CHECK("a seat without a file has no session", !v2.has_active &&
 	      v2.nuids == 0);
-	seat_read_tagged(&v0);
-	seat_read_tagged(&v1);
+	read_into(&v0, false);
+	read_into(&v1, false);
 	CHECK("seat0's tagged devices: no ID_SEAT, or an empty one",
 	      v0.ndevs == 2 && has_dev(&v0, 116, 7) && has_dev(&v0, 81, 0));
 	CHECK("seat1's: E:ID_SEAT=seat1, tagged Q:uaccess only",
 	      v1.ndevs == 1 && has_dev(&v1, 116, 8));
 	CHECK("not tagged uaccess in its database, not initialized, or no "
 	      "node: none of the seat's", !has_dev(&v0, 13, 64));
-	seat_read_static(&v0);
+	read_into(&v0, true);
 	CHECK("udev's static node tagged uaccess is the seat's, by the number "
 	      "of its node", v0.ndevs == 3 && has_dev(&v0, 1, 3));
+	v2.ndevs = 0;
+	seat_read_devices(&v2);
+	CHECK("both readers at once: seat2 has the static node only",
+	      v2.ndevs == 1 && has_dev(&v2, 1, 3));
+	seat_read_devices(&v0);
+	CHECK("a pass over a seat's devices again gives each once",
+	      v0.ndevs == 3);
+	CHECK("udev's uaccess index has c116:7 and not c1:3",
+	      udev_uaccess_indexed("c116:7") && !udev_uaccess_indexed("c1:3"));
 	k = key_of(116, 7, 1002);
 	CHECK("seat0 pauses uid 1002, inactive, on its device",
 	      seat_wants(&v0, &k));
@@ -130,7 +154,7 @@ int main(void)
 	v0.uids[v0.nuids++] = 0;
 	k = key_of(116, 7, 0);
 	CHECK("nor uid 0, ever", !seat_wants(&v0, &k));
-	seat_read_tagged(&v1);
+	read_into(&v1, false);
 	k = key_of(116, 8, 1003);
 	CHECK("with no active session, every user with one is paused",
 	      seat_wants(&v1, &k));

@@ -63,17 +63,25 @@ int main(void)
 		return 1;
 	}
 	CHECK("a pause counts its device's user and arms the hooks for pauses only",
-	      pause_set_add(&rb, &a, ENODEV, "admin", "", &ch) == 0 &&
+	      pause_set_add(&rb, &a, ENODEV, "admin", "", 0, &ch) == 0 &&
 	      ch == REVOKE_ADDED && users_of(a.rdev) == 1 &&
 	      test_armed(&rb) == REVOKE_ARMED_PAUSES);
 	CHECK("the same device for a second user counts two",
-	      pause_set_add(&rb, &b, EIO, "seat", "sound", &ch) == 0 &&
+	      pause_set_add(&rb, &b, EIO, "seat", "sound", 0, &ch) == 0 &&
 	      ch == REVOKE_ADDED && users_of(a.rdev) == 2);
 	CHECK("pausing again says already, takes the new errno, keeps the cause",
-	      pause_set_add(&rb, &a, EIO, "other", "", &ch) == 0 &&
+	      pause_set_add(&rb, &a, EIO, "other", "", 0, &ch) == 0 &&
 	      ch == REVOKE_ALREADY && users_of(a.rdev) == 2 &&
 	      pause_set_get(&rb, &a, &v) == 0 && v.err == EIO &&
-	      !strcmp(v.cause, "admin"));
+	      !strcmp(v.cause, "admin") && v.flags == 0);
+	CHECK("pausing again with --revoke marks it revoked, and a pause without keeps the mark",
+	      pause_set_add(&rb, &a, EIO, "other", "", REVOKE_PAUSE_REVOKE,
+			    &ch) == 0 && ch == REVOKE_ALREADY &&
+	      pause_set_get(&rb, &a, &v) == 0 &&
+	      v.flags == REVOKE_PAUSE_REVOKE &&
+	      pause_set_add(&rb, &a, EIO, "other", "", 0, &ch) == 0 &&
+	      pause_set_get(&rb, &a, &v) == 0 &&
+	      v.flags == REVOKE_PAUSE_REVOKE);
 	CHECK("a pause's cause can be taken over, its errno and time kept",
 	      pause_set_cause(&rb, &a, "admin2") == 0 &&
 	      pause_set_get(&rb, &a, &v) == 0 && !strcmp(v.cause, "admin2") &&
@@ -103,8 +111,8 @@ int main(void)
 	mkdir(path, 0755);
 	stat(path, &st);
 	id = st.st_ino;
-	pause_set_add(&rb, &a, ENODEV, "admin", "", &ch);
-	pause_set_add(&rb, &b, ENODEV, "admin", "", &ch);
+	pause_set_add(&rb, &a, ENODEV, "admin", "", 0, &ch);
+	pause_set_add(&rb, &b, ENODEV, "admin", "", 0, &ch);
 	CHECK("the slice of a paused user with one is put in, by its cgroup id, at level 2",
 	      pause_set_slices(&rb, root) == 0 && slices() == 1 &&
 	      bpf_map_lookup_elem(rb.pause_slices_fd, &id, &s) == 0 &&
