@@ -111,6 +111,15 @@ static const char *umount_sync(struct daemon *d, int fd,
 	if (pid < 0)
 		return strerrorname_np(errno) ?: "EIO";
 	if (!pid) {
+		/*
+		 * Hold nothing of the daemon's but @fd: not a link that a
+		 * detach is closing (its teardown would wait for this child,
+		 * and the next attach would find its hook still linked), nor
+		 * a client's connection.
+		 */
+		if (fd > 3)
+			close_range(3, (unsigned int)fd - 1, 0);
+		close_range((unsigned int)fd + 1, ~0U, 0);
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		sfd = open(path, O_RDONLY | O_CLOEXEC);
 		if (sfd < 0)
