@@ -33,7 +33,7 @@ cd "$REPO" || exit 1
 passed=0 failed=0
 GUESTS=${REVOKE_CHECK_GUESTS:-3}
 # seconds of wall time each VM suite may take, side by side with the rest
-VM_BUDGET=${REVOKE_VM_BUDGET:-2700}
+VM_BUDGET=${REVOKE_VM_BUDGET:-3000}
 # and each installed-system suite (one boot of a Debian system)
 SYSTEM_BUDGET=${REVOKE_SYSTEM_BUDGET:-700}
 OUT=$(mktemp -d)
