@@ -270,13 +270,14 @@ static void test_flood(void)
 	/*
 	 * A fifth by design (CTL_YIELD_GAP_MS and CTL_YIELD_BUDGET_MS); the
 	 * last turn may have no gap after it, and on a loaded machine (make
-	 * check beside three guests on two cores: 21% measured) the turns'
-	 * system calls stretch: a quarter at most, and a turn every 100 ms.
+	 * check beside three guests on two cores: 21% measured, and 36
+	 * answered in 2,203 ms) the turns' system calls stretch: a quarter
+	 * at most, and a request answered every 200 ms.
 	 */
 	CHECK("a flood of requests takes a quarter of the long one's time at most",
 	      yield_ms * 4 <= work_ms + 4 * (CTL_YIELD_BUDGET_MS + 5));
 	CHECK("but is served all along, a turn after another",
-	      served >= (int)(work_ms / 100));
+	      served >= (int)(work_ms / 200));
 }
 
 static void reset(int want)
