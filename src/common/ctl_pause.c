@@ -117,6 +117,19 @@ int revoke_tag_class(const char *tag, const char *seat, char *out, size_t len)
 }
 
 /**
+ * revoke_is_tag_class() - is a paused class's name a tag on a seat
+ *	("TAG@SEAT", revoke_tag_class()), and not a subsystem?
+ * @name: the name, as the pause sets keep it
+ * @len: the size of its field: it need not end in a NUL
+ *
+ * Return: true for a tag on a seat.
+ */
+bool revoke_is_tag_class(const char *name, size_t len)
+{
+	return memchr(name, '@', strnlen(name, len)) != NULL;
+}
+
+/**
  * revoke_tag_class_split() - is @name a tag on a seat ("TAG@SEAT")?
  * @name: a class's name, as the pause sets keep it
  * @tag: the tag, if so

@@ -209,6 +209,7 @@ int revoke_parse_tag(const char *s, char *out, size_t len);
 int revoke_parse_seat(const char *s, char *out, size_t len);
 int revoke_tag_class(const char *tag, const char *seat, char *out,
 		     size_t len);
+bool revoke_is_tag_class(const char *name, size_t len);
 bool revoke_tag_class_split(const char *name, char *tag, size_t tlen,
 			    char *seat, size_t slen);
 bool revoke_prop_name_ok(const char *key, size_t len);

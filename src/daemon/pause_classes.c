@@ -82,7 +82,7 @@ static int any_class(const struct revoke_pause_class *key,
 {
 	(void)val;
 	(void)ctx;
-	return !strchr(key->subsystem, '@');
+	return !revoke_is_tag_class(key->subsystem, sizeof(key->subsystem));
 }
 
 static void pauses_read_uevents(void *arg);
@@ -247,7 +247,7 @@ static int resync_class(const struct revoke_pause_class *key,
 
 	memcpy(sub, key->subsystem, sizeof(sub));
 	sub[sizeof(sub) - 1] = '\0';
-	if (strchr(sub, '@'))
+	if (revoke_is_tag_class(sub, sizeof(sub)))
 		return 0;	/* a tag's: pause_tags_sync() */
 	pause_class_devices(&run);
 	rbuf_free(&run.lines);

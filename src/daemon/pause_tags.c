@@ -109,7 +109,7 @@ static int any_tag(const struct revoke_pause_class *key,
 {
 	(void)val;
 	(void)ctx;
-	return strchr(key->subsystem, '@') != NULL;
+	return revoke_is_tag_class(key->subsystem, sizeof(key->subsystem));
 }
 
 /**
@@ -141,7 +141,7 @@ static int sync_tag(const struct revoke_pause_class *key,
 
 	memcpy(name, key->subsystem, sizeof(name));
 	name[sizeof(name) - 1] = '\0';
-	if (!strchr(name, '@'))
+	if (!revoke_is_tag_class(name, sizeof(name)))
 		return 0;
 	pause_tag_devices(&run, true);
 	if (run.devices)

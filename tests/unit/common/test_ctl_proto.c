@@ -381,6 +381,10 @@ static void test_pause(void)
 	      revoke_tag_class_split("uaccess@seat-1", buf, 16, buf + 16, 24) &&
 	      !strcmp(buf, "uaccess") && !strcmp(buf + 16, "seat-1") &&
 	      !revoke_tag_class_split("sound", buf, 16, buf + 16, 24));
+	CHECK("a tag's class is told from a subsystem, within its field only",
+	      revoke_is_tag_class("uaccess@seat0", 14) &&
+	      !revoke_is_tag_class("sound", 6) &&
+	      !revoke_is_tag_class("sound@x", 5));
 	CHECK("a pause --revoke parses: release=yes",
 	      parse("revoke-bpf/1 pause uid=1001 rdev=13:67 type=char "
 		    "release=yes\n", &out, &why) == 0 && out.has_release &&
