@@ -337,7 +337,9 @@ static void print_line(enum revoke_verb verb, const char *line)
 	revoke_kv_get(line, REVOKE_FIELD_ERRNO, err, sizeof(err));
 	revoke_kv_get(line, REVOKE_FIELD_CHANGE, change, sizeof(change));
 	if (cli_output_line_is(line, REVOKE_LINE_CLASS)) {
-		if (revoke_kv_get(line, REVOKE_FIELD_TAG, a, sizeof(a))) {
+		bool tag = revoke_kv_get(line, REVOKE_FIELD_TAG, a, sizeof(a));
+
+		if (tag) {
 			revoke_kv_get(line, REVOKE_FIELD_SEAT, b, sizeof(b));
 			printf("tag %s %s: %s", a, b, change_text(verb, change));
 		} else {
@@ -347,7 +349,7 @@ static void print_line(enum revoke_verb verb, const char *line)
 		print_for(line);
 		if (verb == REVOKE_VERB_PAUSE)
 			printf(", %s; devices %s later too", err,
-			       strcmp(b, "?") ? "tagged" : "added");
+			       tag ? "tagged" : "added");
 		putchar('\n');
 		return;
 	}
