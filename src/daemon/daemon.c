@@ -293,15 +293,15 @@ static bool loop_done(void *ctx)
 /* Log each attach and detach once, as the loop comes round. */
 static void log_attach(struct daemon *d)
 {
-	if (d->rb.attaches != d->logged_attaches && d->rb.last_kept)
+	char kept[48] = "";
+
+	if (d->rb.last_kept)
+		snprintf(kept, sizeof(kept), " (%d kept from the detach under "
+			 "way)", d->rb.last_kept);
+	if (d->rb.attaches != d->logged_attaches)
 		log_info("attached %d programs in %.1f ms before the first "
-			 "revocation (%d kept from the detach under way)\n",
-			 store_count_attached(d->rb.pin_dir),
-			 d->rb.last_attach_us / 1000.0, d->rb.last_kept);
-	else if (d->rb.attaches != d->logged_attaches)
-		log_info("attached %d programs in %.1f ms before the first "
-			 "revocation\n", store_count_attached(d->rb.pin_dir),
-			 d->rb.last_attach_us / 1000.0);
+			 "revocation%s\n", store_count_attached(d->rb.pin_dir),
+			 d->rb.last_attach_us / 1000.0, kept);
 	if (d->rb.detaches != d->logged_detaches)
 		log_info("nothing revoked for %u s: programs detached\n",
 			 d->detach_after_ms / 1000);

@@ -289,18 +289,16 @@ static void release_async(struct store *rb, struct release_batch *b)
 		return;
 	}
 	rb->release = b;
-	rb->releasing = true;
 }
 
 /* Wait until the links of the last detach are gone. */
 static void release_wait(struct store *rb)
 {
-	if (!rb->releasing)
+	if (!rb->release)
 		return;
 	pthread_join(rb->release_thread, NULL);
 	release_free(rb->release);
 	rb->release = NULL;
-	rb->releasing = false;
 }
 
 /*
@@ -314,7 +312,7 @@ static int release_reclaim(struct store *rb)
 	char path[PATH_MAX];
 	int i, kept = 0;
 
-	if (!rb->releasing)
+	if (!b)
 		return 0;
 	pthread_mutex_lock(&b->lock);
 	b->stop = true;
@@ -330,7 +328,6 @@ static int release_reclaim(struct store *rb)
 	}
 	release_free(b);
 	rb->release = NULL;
-	rb->releasing = false;
 	return kept;
 }
 

@@ -63,9 +63,9 @@ struct release_batch;
  * @attach_err: why the last attach failed
  * @last_kept: how many links of a detach under way the last attach
  *	kept (pinned again) instead of attaching anew
- * @releasing: @release_thread is closing the links of a detach
- * @release_thread: that thread
- * @release: what it closes (attach.c)
+ * @release_thread: the thread closing the links of a detach, while
+ *	@release is set
+ * @release: what it closes (attach.c), or NULL
  */
 struct store {
 	int table_fd;
@@ -104,7 +104,6 @@ struct store {
 	uint64_t attach_taken_us;
 	char attach_err[PATH_MAX + 256];
 	int last_kept;
-	bool releasing;
 	pthread_t release_thread;
 	struct release_batch *release;
 };
