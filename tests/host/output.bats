@@ -9,6 +9,8 @@
 
 bats_require_minimum_version 1.5.0
 
+load ../lib/schema
+
 setup_file() {
 	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
 	export REPO
@@ -47,14 +49,6 @@ expect_lines() {
 	[ "$output" = "${want%$'\n'}" ] && return 0
 	printf 'expected:\n%s\ngot:\n%s\n' "$want" "$output"
 	return 1
-}
-
-# valid VERB: stdin validates against the schema's $defs/VERB (jq)
-valid() {
-	local errs
-	errs=$(jq -r --slurpfile schema "$SCHEMA" --arg verb "$1" \
-		-f "$REPO/tests/lib/schema.jq")
-	[ -z "$errs" ] || { echo "$errs"; return 1; }
 }
 
 # pyvalid VERB: the same with python3-jsonschema; exit 0 if valid

@@ -11,6 +11,7 @@
 
 load lib
 load cli
+load ../lib/schema
 
 # refused EXPECTED ARGS...: "revoke-bpf ARGS..." fails with one line of
 # error that starts "revoke-bpf: " and contains EXPECTED.
@@ -234,17 +235,6 @@ refused() {
 }
 
 # ---- what people read, and one JSON (issue 34) ----------------------------
-
-SCHEMA=$REPO/doc/revoke-bpf.schema.json
-
-# valid VERB: stdin (JSON documents) is valid against the schema's
-# $defs/VERB; prints what is not, and fails, otherwise
-valid() {
-	local errs
-	errs=$(jq -r --slurpfile schema "$SCHEMA" --arg verb "$1" \
-		-f "$REPO/tests/lib/schema.jq")
-	[ -z "$errs" ] || { echo "$1: $errs"; return 1; }
-}
 
 # tmpfs_at DIR: a tmpfs mounted at DIR (made), unmounted in teardown
 tmpfs_at() {
