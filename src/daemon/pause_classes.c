@@ -221,7 +221,7 @@ int pause_class(struct pause_run *run, struct rbuf *resp)
 	}
 	strcpy(key.subsystem, run->subsystem);
 	err = pause_class_add(&run->d->rb, &key, run->err, run->cause,
-			      run->revoke ? REVOKE_PAUSE_REVOKE : 0, &change);
+			      pause_run_flags(run), &change);
 	/* listening before the walk: a device added meanwhile is not missed */
 	if (!err)
 		err = pauses_follow(run->d);

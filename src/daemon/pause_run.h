@@ -56,6 +56,12 @@ struct pause_run {
 	size_t classes;
 };
 
+/* what the pause sets keep of @run: REVOKE_PAUSE_REVOKE for --revoke */
+static inline uint32_t pause_run_flags(const struct pause_run *run)
+{
+	return run->revoke ? REVOKE_PAUSE_REVOKE : 0;
+}
+
 /* pauses.c */
 void pause_run_device(struct pause_run *run, uint32_t rdev, uint32_t type);
 

@@ -83,7 +83,7 @@ int pause_tag(struct pause_run *run, struct rbuf *resp)
 
 	strcpy(key.subsystem, run->subsystem);
 	err = pause_class_add(&run->d->rb, &key, run->err, run->cause,
-			      run->revoke ? REVOKE_PAUSE_REVOKE : 0, &change);
+			      pause_run_flags(run), &change);
 	/* watching before the walk: a device tagged meanwhile is not missed */
 	if (!err)
 		err = seats_inotify(run->d);

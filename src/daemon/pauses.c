@@ -124,7 +124,7 @@ void pause_run_device(struct pause_run *run, uint32_t rdev, uint32_t type)
 	int err;
 
 	err = pause_set_add(&run->d->rb, &key, run->err, run->cause,
-			    run->subsystem, run->revoke ? REVOKE_PAUSE_REVOKE : 0,
+			    run->subsystem, pause_run_flags(run),
 			    &change);
 	if (err) {
 		device_failed(run, &key, err);
@@ -289,6 +289,26 @@ static int pause_answer(struct pause_run *run, const char *word,
 	return 0;
 }
 
+/*
+ * The class @req names, as @run->subsystem: its subsystem ("" for none),
+ * or for a tag on a seat the name it is paused under, "TAG@SEAT"
+ * (revoke_tag_class()), made in @name.
+ * Return: 0, or -1 once an error is answered.
+ */
+static int req_class(const struct revoke_req *req, struct pause_run *run,
+		     char name[REVOKE_SUBSYSTEM_LEN], struct rbuf *resp)
+{
+	run->subsystem = req->subsystem;
+	if (!req->tag[0])
+		return 0;
+	if (revoke_tag_class(req->tag, req->seat, name, REVOKE_SUBSYSTEM_LEN)) {
+		answer_err(resp, ENAMETOOLONG, "tag and seat too long");
+		return -1;
+	}
+	run->subsystem = name;
+	return 0;
+}
+
 /**
  * verbs_pause() - pause a device, or a class, for a user
  * @d: the daemon
@@ -306,7 +326,7 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		.d = d, .uid = req->uid,
 		.err = req->pause_errno ? req->pause_errno : ENODEV,
 		.cause = req->cause[0] ? req->cause : PAUSE_CAUSE_DEFAULT,
-		.subsystem = req->subsystem, .wake = true,
+		.wake = true,
 		.revoke = req->has_release && req->release == REVOKE_RELEASE_YES,
 	};
 	char name[REVOKE_SUBSYSTEM_LEN];
@@ -314,11 +334,8 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 	int ret;
 
 	(void)peer;
-	if (req->tag[0] && revoke_tag_class(req->tag, req->seat, name,
-					    sizeof(name))) {
-		answer_err(resp, ENAMETOOLONG, "tag and seat too long");
+	if (req_class(req, &run, name, resp))
 		return -1;
-	}
 	if (!req->uid) {
 		answer_err(resp, EINVAL, "uid 0 cannot be paused: that is root, "
 			   "revoke-bpfd among it; to cut a device off for "
@@ -326,7 +343,6 @@ int verbs_pause(struct daemon *d, const struct ctl_peer *peer,
 		return -1;
 	}
 	if (req->tag[0]) {
-		run.subsystem = name;
 		ret = pause_tag(&run, resp);
 	} else if (req->subsystem[0]) {
 		ret = pause_class(&run, resp);
@@ -417,21 +433,15 @@ static int resume_class(const struct revoke_pause_class *key,
 int verbs_resume(struct daemon *d, const struct ctl_peer *peer,
 		 const struct revoke_req *req, struct rbuf *resp)
 {
-	struct pause_run run = { .d = d, .uid = req->uid, .cause = "",
-				 .subsystem = req->subsystem };
+	struct pause_run run = { .d = d, .uid = req->uid, .cause = "" };
 	struct revoke_pause_key key = { .uid = req->uid };
 	struct revoke_pause_val val = { .err = ENODEV };
 	char name[REVOKE_SUBSYSTEM_LEN];
 	int ret;
 
 	(void)peer;
-	if (req->tag[0]) {
-		if (revoke_tag_class(req->tag, req->seat, name, sizeof(name))) {
-			answer_err(resp, ENAMETOOLONG, "tag and seat too long");
-			return -1;
-		}
-		run.subsystem = name;
-	}
+	if (req_class(req, &run, name, resp))
+		return -1;
 	if (req->has_rdev) {
 		key.rdev = devices_key_of(req).rdev;
 		key.type = req->rdev_type;
