@@ -9,11 +9,11 @@
 #
 # naming the only ones of make check's three kernels (tests/vm/run's
 # names 6.1, 6.12 and newest) whose suite runs it; another name
-# (generic, cloud) runs every file.  That is for a file none of whose tests asserts anything
-# a kernel decides: what the CLI prints, the control protocol, Ansible;
-# the kernel paths it goes through are proven on every kernel by other
-# files.  The line says why, beside it.  A file named on a suite's
-# command line always runs.
+# (generic, cloud) runs every file.  That is for a file none of whose
+# tests asserts anything a kernel decides: what the CLI prints, the
+# control protocol, Ansible; the kernel paths it goes through are proven
+# on every kernel by other files.  The line says why, beside it.  A file
+# named on a suite's command line always runs.
 
 # for_kernel NAME FILE...: print the FILEs NAME's suite runs, one a line.
 for_kernel() {
