@@ -96,18 +96,30 @@ static __always_inline void inode_key(struct inode *inode,
 
 /*
  * inode_key() for an inode whose pointer was read from memory rather than
- * handed to the program (an overlayfs layer's): the verifier knows no
- * type for it, so every field is read with bpf_probe_read_kernel().
+ * handed to the program (an overlayfs layer's), as a scalar: the verifier
+ * knows no type for it, so every field is read with
+ * bpf_probe_read_kernel().  A global function, checked once per program
+ * by the verifier rather than at each of its many uses (overlay layers,
+ * io_uring's files, the holders' walks).  Return: 0.
  */
-static __always_inline void inode_key_read(struct inode *inode,
-					   struct revoke_key *key)
+__noinline int revoke_inode_key_read(__u64 ptr, struct revoke_key *key)
 {
+	struct inode *inode = (struct inode *)ptr;
 	struct super_block *sb = BPF_CORE_READ(inode, i_sb);
 
+	if (!key)
+		return 0;
 	key->dev = BPF_CORE_READ(sb, s_dev);
 	key->ino = BPF_CORE_READ(inode, i_ino);
 	if (BPF_CORE_READ(sb, s_magic) == REVOKE_BTRFS_MAGIC)
 		key->dev = btrfs_subvol_dev(inode, key->dev);
+	return 0;
+}
+
+static __always_inline void inode_key_read(struct inode *inode,
+					   struct revoke_key *key)
+{
+	revoke_inode_key_read((__u64)inode, key);
 }
 
 /*

@@ -94,21 +94,25 @@ static __always_inline __u32 permission_op(__u64 mask)
 }
 
 /*
- * Report a denial.  file_permission's op is worked out from its mask
- * (@arg) only here, so that the path of a file that is not revoked does
- * not pay for it.
+ * Report a denial of @op on @key: an event in the ring, or one more lost.
+ * file_permission's op is worked out from its mask (@arg) only here, so
+ * that the path of a file that is not revoked does not pay for it.  A
+ * global function: the verifier checks one copy per program, not one at
+ * each place a hook denies.  Return: 0.
  */
-static __always_inline void report(struct revoke_state *st,
-				   const struct revoke_key *key, __u32 hook,
-				   __u32 op, __u64 arg)
+__noinline int revoke_report(const struct revoke_key *key, __u32 hook,
+			     __u32 op, __u64 arg)
 {
+	struct revoke_state *st = state();
 	struct revoke_event *ev;
 	__u64 id;
 
+	if (!st || !key)
+		return 0;
 	ev = bpf_ringbuf_reserve(&revoke_events, sizeof(*ev), 0);
 	if (!ev) {
 		__sync_fetch_and_add(&st->events_lost, 1);
-		return;
+		return 0;
 	}
 	ev->ts_ns = bpf_ktime_get_ns();
 	id = bpf_get_current_pid_tgid();
@@ -122,16 +126,14 @@ static __always_inline void report(struct revoke_state *st,
 	ev->arg = arg;
 	bpf_get_current_comm(ev->comm, sizeof(ev->comm));
 	bpf_ringbuf_submit(ev, 0);
+	return 0;
 }
 
 /* Deny: count and report the operation on @key, and return -EIO. */
 static __always_inline int denied(const struct revoke_key *key, __u32 hook,
 				  __u32 op, __u64 arg)
 {
-	struct revoke_state *st = state();
-
-	if (st)
-		report(st, key, hook, op, arg);
+	revoke_report(key, hook, op, arg);
 	return -EIO;
 }
 
@@ -190,10 +192,18 @@ static __always_inline int check_inode(struct inode *inode, __u32 armed,
 	return check_key(&key, hook, op, arg);
 }
 
-/* The same for @inode, a pointer read from memory (or NULL). */
-static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
-					    __u32 hook, __u32 op, __u64 arg)
+/*
+ * The same for @inode, a pointer read from memory (or NULL), as a
+ * scalar: 1 if denied (reported), else 0.  A global function, checked
+ * once per program by the verifier, where the copies inlined for an
+ * overlay's real files, a pty's and a loop device's backing file were
+ * checked once each (most of a start of revoke-bpfd under emulation);
+ * none of them is on the path of a plain file.
+ */
+__noinline int revoke_inode_read_denied(__u64 ptr, __u32 armed, __u32 hook,
+					__u32 op, __u64 arg)
 {
+	struct inode *inode = (struct inode *)ptr;
 	struct revoke_key key = {};
 	struct super_block *sb;
 
@@ -203,13 +213,22 @@ static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
 		sb = BPF_CORE_READ(inode, i_sb);
 		if (sb && super_set_deny(sb, BPF_CORE_READ(sb, s_dev))) {
 			inode_key_read(inode, &key);
-			return denied(&key, hook, op, arg);
+			denied(&key, hook, op, arg);
+			return 1;
 		}
 	}
 	if (!(armed & REVOKE_ARMED_INODES))
 		return 0;
 	inode_key_read(inode, &key);
-	return check_key(&key, hook, op, arg);
+	return check_key(&key, hook, op, arg) ? 1 : 0;
+}
+
+/* revoke_inode_read_denied() as a verdict: -EIO or 0. */
+static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
+					    __u32 hook, __u32 op, __u64 arg)
+{
+	return revoke_inode_read_denied((__u64)inode, armed, hook, op, arg) ?
+	       -EIO : 0;
 }
 
 /*
@@ -226,7 +245,6 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 {
 	struct revoke_rdev_val *val;
 	const struct cred *fcred;
-	struct revoke_state *st;
 	int err;
 
 	/* a descriptor passes while paused: it works again on resume */
@@ -237,9 +255,7 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 					 BPF_CORE_READ(fcred, uid.val),
 					 BPF_CORE_READ(fcred, euid.val));
 		if (err) {
-			st = state();
-			if (st)
-				report(st, shown, hook, op, arg);
+			revoke_report(shown, hook, op, arg);
 			/* bounded for the verifier: an LSM returns -4095..0 */
 			return err == ENODEV ? -ENODEV : -EIO;
 		}
@@ -250,10 +266,7 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 	if (!val || device_set_new_file(file, hook, val))
 		return 0;
 	__sync_fetch_and_add(&val->denials, 1);
-	st = state();
-	if (st)
-		report(st, shown, hook, op, arg);
-	return -EIO;
+	return denied(shown, hook, op, arg);
 }
 
 /* The same for @file, if @inode, its inode, is a device special file. */
