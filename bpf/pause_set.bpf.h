@@ -4,9 +4,10 @@
  * the hooks read them: their maps and the function that decides.
  *
  * "paused" holds one entry per (device, user), "pause_devs" how many
- * users each device is paused for, "pause_slices" the users' slices of
- * the systemd hierarchy; "pause_classes" the classes paused, which only
- * revoke-bpfd reads.  revoke-bpfd writes all four
+ * users each device is paused for, "pause_majors" their major numbers,
+ * "pause_slices" the users' slices of the systemd hierarchy;
+ * "pause_classes" the classes paused, which only revoke-bpfd reads.
+ * revoke-bpfd writes all five
  * (src/store/pause_set.c).  An operation on a paused device is denied
  * when the user it is paused for is
  * - the current task's real or effective uid,
@@ -46,6 +47,13 @@ struct {
 	__type(key, __u64);
 	__type(value, struct revoke_pause_slice);
 } pause_slices SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct revoke_pause_majors);
+} pause_majors SEC(".maps");
 
 /* Written by the daemon: see struct revoke_reach_state. */
 struct {
@@ -101,11 +109,20 @@ static __always_inline __s64 pause_slice_uid(void)
 	return -1;
 }
 
-/* Is device @rdev of @type paused for anyone?  The one lookup of most. */
+/*
+ * Is device @rdev of @type paused for anyone?  A device whose major no
+ * pause names passes after one test of "pause_majors" (an array lookup
+ * the verifier inlines); the others cost a lookup in "pause_devs".
+ */
 static __always_inline bool pause_dev_paused(__u32 rdev, __u32 type)
 {
 	struct revoke_rdev_key dk = { .rdev = rdev, .type = type };
+	__u32 zero = 0, major = rdev >> REVOKE_KDEV_MINORBITS;
+	struct revoke_pause_majors *m;
 
+	m = bpf_map_lookup_elem(&pause_majors, &zero);
+	if (m && !(m->bits[major / 64] & (1ULL << (major % 64))))
+		return false;
 	return bpf_map_lookup_elem(&pause_devs, &dk);
 }
 

@@ -300,6 +300,22 @@ struct revoke_pause_class {
 #define REVOKE_PAUSE_ENTRIES 4096
 
 /**
+ * struct revoke_pause_majors - "pause_majors", an array of one: a bit for
+ *	each major number that a device in "pause_devs" has
+ * @bits: bit (major % 64) of word (major / 64)
+ *
+ * The hooks test a device's major here before they look it up in
+ * "pause_devs": a device of another major (/dev/null, a disk, a tty while
+ * only sound cards are paused) costs a load and a test, not a hash
+ * lookup.  revoke-bpfd sets a major's bit before a device of it goes into
+ * "pause_devs" and clears it after the last one has left, so the bit is
+ * never clear while a device of its major is paused.
+ */
+struct revoke_pause_majors {
+	__u64 bits[(REVOKE_KDEV_MAJORMAX + 1) / 64];
+};
+
+/**
  * struct revoke_pause_slice - "pause_slices", keyed by a cgroup's id (the
  *	cgroup v2 directory's inode number): a user's slice of the systemd
  *	hierarchy (user.slice/user-U.slice), whose tasks are U's whatever

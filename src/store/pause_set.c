@@ -9,6 +9,10 @@
  * pause (and allows), never the other way round.  REVOKE_ARMED_PAUSES is
  * set while "pause_devs" holds an entry (armed.c).
  *
+ * "pause_majors" has a bit for each major number in "pause_devs", set
+ * before a device of that major goes in and cleared after the last one
+ * has left (include/revoke_bpf.h).
+ *
  * "pause_slices" maps the cgroup of each paused user's systemd slice
  * (user.slice/user-U.slice) to U; pause_set_slices() rebuilds it from
  * the users in "paused" after every change.
@@ -32,12 +36,61 @@ static struct revoke_rdev_key dev_of(const struct revoke_pause_key *key)
 	return (struct revoke_rdev_key){ .rdev = key->rdev, .type = key->type };
 }
 
+static void major_bit(struct revoke_pause_majors *m,
+		      const struct revoke_rdev_key *dev)
+{
+	uint32_t major = dev->rdev >> REVOKE_KDEV_MINORBITS;
+
+	m->bits[major / 64] |= 1ULL << (major % 64);
+}
+
+/*
+ * Set the bit of @dev's major in "pause_majors", before @dev goes into
+ * "pause_devs".  The other bits are written as they were: a hook that
+ * reads the word while it is written sees them set all along.
+ */
+static int majors_add(struct store *rb, const struct revoke_rdev_key *dev)
+{
+	struct revoke_pause_majors m;
+	uint32_t zero = 0;
+
+	if (bpf_map_lookup_elem(rb->pause_majors_fd, &zero, &m))
+		return -errno;
+	major_bit(&m, dev);
+	return bpf_map_update_elem(rb->pause_majors_fd, &zero, &m, BPF_ANY) ?
+	       -errno : 0;
+}
+
+/*
+ * Make "pause_majors" the majors of the devices in "pause_devs": after a
+ * device has left it (its bit goes if it was the last of its major), and
+ * at a start.
+ */
+static int majors_sync(struct store *rb)
+{
+	struct revoke_pause_majors m = {};
+	struct revoke_rdev_key dev, next;
+	uint32_t zero = 0;
+	void *prev = NULL;
+
+	while (!bpf_map_get_next_key(rb->pause_devs_fd, prev, &next)) {
+		dev = next;
+		major_bit(&m, &dev);
+		prev = &dev;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	return bpf_map_update_elem(rb->pause_majors_fd, &zero, &m, BPF_ANY) ?
+	       -errno : 0;
+}
+
 /* Add @delta to the number of users @key's device is paused for. */
 static int count_users(struct store *rb, const struct revoke_pause_key *key,
 		       int delta)
 {
 	struct revoke_rdev_key dev = dev_of(key);
 	__u32 users = 0;
+	int ret;
 
 	if (bpf_map_lookup_elem(rb->pause_devs_fd, &dev, &users) &&
 	    errno != ENOENT)
@@ -47,11 +100,14 @@ static int count_users(struct store *rb, const struct revoke_pause_key *key,
 		if (bpf_map_delete_elem(rb->pause_devs_fd, &dev) &&
 		    errno != ENOENT)
 			return -errno;
-	} else if (bpf_map_update_elem(rb->pause_devs_fd, &dev, &users,
-				       BPF_ANY)) {
-		return -errno;
+		ret = majors_sync(rb);
+	} else {
+		ret = majors_add(rb, &dev);
+		if (!ret && bpf_map_update_elem(rb->pause_devs_fd, &dev,
+						&users, BPF_ANY))
+			ret = -errno;
 	}
-	return armed_update(rb);
+	return ret ? ret : armed_update(rb);
 }
 
 /**
@@ -383,7 +439,8 @@ static bool counted(const struct dev_users *du,
 }
 
 /**
- * pause_set_sync() - make "pause_devs" count what "paused" holds
+ * pause_set_sync() - make "pause_devs" count what "paused" holds, and
+ *	"pause_majors" name their majors
  * @rb: the daemon's handles
  *
  * A daemon killed between a pause's two writes, or a "pause_devs" made
@@ -405,10 +462,14 @@ int pause_set_sync(struct store *rb)
 	err = pause_set_for_each(rb, count_dev, &du);
 	if (err)
 		return err;
-	for (i = 0; i < du.nr; i++)
+	for (i = 0; i < du.nr; i++) {
+		err = majors_add(rb, &du.dev[i]);
+		if (err)
+			return err;
 		if (bpf_map_update_elem(rb->pause_devs_fd, &du.dev[i],
 					&du.users[i], BPF_ANY))
 			return -errno;
+	}
 	while (!bpf_map_get_next_key(rb->pause_devs_fd, prev, &next)) {
 		dev = next;
 		if (!counted(&du, &dev) &&
@@ -416,5 +477,6 @@ int pause_set_sync(struct store *rb)
 			continue;	/* the walk goes on from the start */
 		prev = &dev;
 	}
-	return armed_update(rb);
+	err = majors_sync(rb);
+	return err ? err : armed_update(rb);
 }

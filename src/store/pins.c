@@ -68,6 +68,7 @@ static const char *const map_names[] = {
 	"revoked_supers",
 	"paused",
 	"pause_devs",
+	"pause_majors",
 	"pause_slices",
 	"pause_classes",
 	"revoked_files",

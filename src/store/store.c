@@ -286,6 +286,7 @@ static int keep_fds(struct store *rb, struct revoke_bpf_skel *skel, char *err,
 		{ skel->maps.revoked_supers, &rb->supers_fd },
 		{ skel->maps.paused, &rb->paused_fd },
 		{ skel->maps.pause_devs, &rb->pause_devs_fd },
+		{ skel->maps.pause_majors, &rb->pause_majors_fd },
 		{ skel->maps.pause_slices, &rb->pause_slices_fd },
 		{ skel->maps.pause_classes, &rb->pause_classes_fd },
 		{ skel->maps.revoked_files, &rb->files_fd },
@@ -392,8 +393,8 @@ out:
 	&(rb)->reports_fd, &(rb)->filter_fd, &(rb)->rdev_fd,		\
 	&(rb)->rdev_state_fd, &(rb)->rdev_files_fd, &(rb)->armed_fd,	\
 	&(rb)->layout_fd, &(rb)->names_fd, &(rb)->supers_fd,		\
-	&(rb)->paused_fd, &(rb)->pause_devs_fd, &(rb)->pause_slices_fd,	\
-	&(rb)->pause_classes_fd, &(rb)->files_fd,			\
+	&(rb)->paused_fd, &(rb)->pause_devs_fd, &(rb)->pause_majors_fd,	\
+	&(rb)->pause_slices_fd, &(rb)->pause_classes_fd, &(rb)->files_fd, \
 }
 
 static void store_fds_reset(struct store *rb)

@@ -82,6 +82,7 @@ struct store {
 	int supers_fd;
 	int paused_fd;
 	int pause_devs_fd;
+	int pause_majors_fd;
 	int pause_slices_fd;
 	int pause_classes_fd;
 	int files_fd;

@@ -63,6 +63,9 @@ static inline int test_maps_create(struct store *rb, uint32_t entries)
 	rb->pause_devs_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "pause_devs",
 					   sizeof(struct revoke_rdev_key), 4,
 					   REVOKE_PAUSE_ENTRIES, NULL);
+	rb->pause_majors_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "pause_majors",
+					     4, sizeof(struct revoke_pause_majors),
+					     1, NULL);
 	rb->pause_slices_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "pause_slices",
 					     8, sizeof(struct revoke_pause_slice),
 					     REVOKE_PAUSE_SLICES, NULL);
@@ -71,7 +74,7 @@ static inline int test_maps_create(struct store *rb, uint32_t entries)
 					      sizeof(struct revoke_pause_class),
 					      sizeof(struct revoke_pause_val),
 					      REVOKE_PAUSE_CLASSES, NULL);
-	if (rb->paused_fd < 0 || rb->pause_devs_fd < 0 ||
+	if (rb->paused_fd < 0 || rb->pause_devs_fd < 0 || rb->pause_majors_fd < 0 ||
 	    rb->pause_slices_fd < 0 || rb->pause_classes_fd < 0)
 		return -1;
 	if (rb->table_fd < 0 || rb->state_fd < 0 || rb->reports_fd < 0 ||

@@ -60,7 +60,7 @@ load cli
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
 		revoke_layout revoke_names revoke_rdev_state revoke_reach revoke_reports \
-		revoke_state revoke_table revoked_rdev revoked_supers paused pause_devs \
+		revoke_state revoke_table revoked_rdev revoked_supers paused pause_devs pause_majors \
 		pause_slices pause_classes revoked_files $progs | sort)
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests for src/store/pause_set.c on real BPF maps: pause_devs
- * counts the users of each device, the hooks are armed while one is
- * paused, a restart's count puts a lost pause_devs entry back, and the
+ * counts the users of each device, pause_majors names their majors, the
+ * hooks are armed while one is paused, a restart's count puts a lost pause_devs entry back, and the
  * paused users' slices are found in a cgroup tree.
  */
 #include <errno.h>
@@ -28,6 +28,16 @@ static uint32_t users_of(uint32_t rdev)
 
 	bpf_map_lookup_elem(rb.pause_devs_fd, &dev, &n);
 	return n;
+}
+
+/* Is @major's bit set in "pause_majors"? */
+static int major_set(uint32_t major)
+{
+	struct revoke_pause_majors m = {};
+	uint32_t zero = 0;
+
+	bpf_map_lookup_elem(rb.pause_majors_fd, &zero, &m);
+	return !!(m.bits[major / 64] & (1ULL << (major % 64)));
 }
 
 static int slices(void)
@@ -66,6 +76,9 @@ int main(void)
 	      pause_set_add(&rb, &a, ENODEV, "admin", "", 0, &ch) == 0 &&
 	      ch == REVOKE_ADDED && users_of(a.rdev) == 1 &&
 	      test_armed(&rb) == REVOKE_ARMED_PAUSES);
+	CHECK("a pause sets its device's major in pause_majors, and no other",
+	      major_set(116) && !major_set(1) && !major_set(117) &&
+	      !major_set(52));
 	CHECK("the same device for a second user counts two",
 	      pause_set_add(&rb, &b, EIO, "seat", "sound", 0, &ch) == 0 &&
 	      ch == REVOKE_ADDED && users_of(a.rdev) == 2);
@@ -95,12 +108,20 @@ int main(void)
 	      pause_set_del(&rb, &a, &ch) == 0 && ch == REVOKE_ABSENT &&
 	      users_of(a.rdev) == 1);
 	bpf_map_delete_elem(rb.pause_devs_fd, &dev);
+	bpf_map_update_elem(rb.pause_majors_fd, &(uint32_t){ 0 },
+			    &(struct revoke_pause_majors){ .bits = { ~0ULL } },
+			    BPF_ANY);
+	CHECK("a restart's count makes pause_majors the majors paused: a lost bit back, others cleared",
+	      pause_set_sync(&rb) == 0 && major_set(116) && !major_set(1));
+	bpf_map_delete_elem(rb.pause_devs_fd, &dev);
 	CHECK("a lost pause_devs entry is put back by a restart's count",
 	      pause_set_sync(&rb) == 0 && users_of(a.rdev) == 1 &&
 	      test_armed(&rb) == REVOKE_ARMED_PAUSES);
 	CHECK("the last resume drops the device and disarms",
 	      pause_set_del(&rb, &b, &ch) == 0 && ch == REVOKE_DELETED &&
 	      users_of(a.rdev) == 0 && test_armed(&rb) == 0);
+	CHECK("and clears its major in pause_majors",
+	      !major_set(116));
 
 	/* a cgroup tree: user.slice/user-1001.slice exists, 1002's does not */
 	if (!mkdtemp(root))
