@@ -21,8 +21,8 @@
  *			filter bit and make their keys
  *	armed_paused	our programs, nothing revoked, one device paused for
  *			one user (level "p"): what a pause costs everybody
- *			else's I/O (dd's /dev/zero and /dev/null are devices,
- *			each looked up in pause_devs)
+ *			else's I/O (dd's /dev/zero and /dev/null are devices
+ *			of another major: pause_majors lets them pass)
  *
  * and in each case four workloads: the seed's dd experiment with bs=1 and
  * with bs=4096 (the real dd, spawned), an open/close loop (file_open) and
@@ -188,9 +188,15 @@ static void pause_one(struct hooks *h)
 	struct revoke_rdev_key dev = { .rdev = FAKE_DEV,
 				       .type = REVOKE_RDEV_CHAR };
 	struct revoke_pause_val val = { .err = ENODEV, .paused_at = 1 };
-	__u32 one = 1;
+	struct revoke_pause_majors majors = {};
+	__u32 one = 1, zero = 0;
 
-	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.paused), &key, &val,
+	/* its major's bit first, as revoke-bpfd sets it (pause_set.c) */
+	majors.bits[REVOKE_KDEV_MAJORMAX / 64] =
+		1ULL << (REVOKE_KDEV_MAJORMAX % 64);
+	if (bpf_map_update_elem(bpf_map__fd(h->ours->maps.pause_majors), &zero,
+				&majors, BPF_ANY) ||
+	    bpf_map_update_elem(bpf_map__fd(h->ours->maps.paused), &key, &val,
 				BPF_ANY) ||
 	    bpf_map_update_elem(bpf_map__fd(h->ours->maps.pause_devs), &dev,
 				&one, BPF_ANY))
