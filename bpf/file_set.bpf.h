@@ -24,22 +24,18 @@ struct {
 } revoked_files SEC(".maps");
 
 /*
- * Is @file revoked?  If it is, its entry counts one more denial and
- * *@key is its inode's key (for the event).
+ * Is @file revoked?  If it is, its entry counts one more denial, and is
+ * returned (its key names the inode, for the event); else NULL.
  */
-static __always_inline bool file_set_deny(struct file *file,
-					  struct revoke_key *key)
+static __always_inline struct revoke_file_val *file_set_deny(struct file *file)
 {
 	__u64 addr = (__u64)file;
 	struct revoke_file_val *val;
 
 	val = bpf_map_lookup_elem(&revoked_files, &addr);
-	if (!val)
-		return false;
-	__sync_fetch_and_add(&val->denials, 1);
-	key->dev = val->key.dev;
-	key->ino = val->key.ino;
-	return true;
+	if (val)
+		__sync_fetch_and_add(&val->denials, 1);
+	return val;
 }
 
 /* @file is freed: forget it, its address may be reused by any file. */

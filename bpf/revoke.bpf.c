@@ -336,13 +336,13 @@ static __always_inline int check_plain_inode(struct inode *inode, __u32 hook,
 static __always_inline int check_open_file(struct file *file, __u32 armed,
 					   __u32 hook, __u32 op, __u64 arg)
 {
-	struct revoke_key key = {};
+	struct revoke_file_val *val;
 
 	if (!(armed & REVOKE_ARMED_FILES) ||
-	    (hook == REVOKE_HOOK_FILE_RECEIVE && daemon_self()) ||
-	    !file_set_deny(file, &key))
+	    (hook == REVOKE_HOOK_FILE_RECEIVE && daemon_self()))
 		return 0;
-	return denied(&key, hook, op, arg);
+	val = file_set_deny(file);
+	return val ? denied(&val->key, hook, op, arg) : 0;
 }
 
 /*
