@@ -275,17 +275,25 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 				      __u64 arg)
 {
 	struct revoke_key key = {};
-	__u32 fmt;
+	__u32 fmt, rdev, type;
 
 	if (!(armed & (REVOKE_ARMED_DEVICES | REVOKE_ARMED_PAUSES)))
 		return 0;
 	fmt = inode->i_mode & S_IFMT;
 	if (fmt != S_IFCHR && fmt != S_IFBLK)
 		return 0;
+	rdev = inode->i_rdev;
+	type = fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK;
+	/*
+	 * The key only names the file in a report: while only pauses are
+	 * armed, a device no pause can name (pause_majors) passes without
+	 * it.  deny_device() looks again (and at whose the operation is).
+	 */
+	if (!(armed & REVOKE_ARMED_DEVICES) &&
+	    (hook == REVOKE_HOOK_FILE_RECEIVE || !pause_dev_paused(rdev, type)))
+		return 0;
 	inode_key(inode, &key);
-	return deny_device(file, inode->i_rdev,
-			   fmt == S_IFCHR ? REVOKE_RDEV_CHAR : REVOKE_RDEV_BLOCK,
-			   &key, armed, hook, op, arg);
+	return deny_device(file, rdev, type, &key, armed, hook, op, arg);
 }
 
 #include "reach.bpf.h"
