@@ -36,7 +36,9 @@
  *	ioctl		a harmless read-only ioctl of the device's class (its
  *			sysfs subsystem): EVIOCGVERSION (input), HIDIOCGRDESCSIZE
  *			(hidraw), SNDRV_PCM_IOCTL_PVERSION (sound),
- *			VIDIOC_QUERYCAP (video4linux): "ioctl: ok"
+ *			VIDIOC_QUERYCAP (video4linux),
+ *			USBDEVFS_GET_CAPABILITIES (usb, a usbfs node):
+ *			"ioctl: ok"
  *	open		a new open of NODE, closed again: "open: ok"
  *	send SOCK	pass the descriptor to "devclient recv SOCK": "send: ok"
  *	close		close the descriptor: "close: ok"
@@ -50,6 +52,7 @@
 #include <limits.h>
 #include <linux/hidraw.h>
 #include <linux/input.h>
+#include <linux/usbdevice_fs.h>
 #include <linux/videodev2.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -151,6 +154,7 @@ static int cmd_ioctl(int fd, const char *arg, char *out, size_t len)
 	struct v4l2_capability cap;
 	char cls[32];
 	const char *c = class_of(fd, cls, sizeof(cls));
+	__u32 caps;
 	int v, ret;
 
 	(void)arg;
@@ -162,6 +166,8 @@ static int cmd_ioctl(int fd, const char *arg, char *out, size_t len)
 		ret = ioctl(fd, SNDRV_PCM_IOCTL_PVERSION, &v);
 	else if (!strcmp(c, "video4linux"))
 		ret = ioctl(fd, VIDIOC_QUERYCAP, &cap);
+	else if (!strcmp(c, "usb"))
+		ret = ioctl(fd, USBDEVFS_GET_CAPABILITIES, &caps);
 	else {
 		snprintf(out, len, "no ioctl for class '%s'", c);
 		return 0;

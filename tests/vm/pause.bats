@@ -3,10 +3,13 @@
 #
 # revoke-bpf pause --uid U and resume (issue 35) on real devices in the
 # guest: an evdev keyboard (uinput), a hidraw device (uhid), an ALSA
-# capture stream (snd-aloop, read and mmap'd) and a V4L2 capture with
-# MMAP buffers (vivid).  One device of each kind for the whole file, made
-# in setup_file; user A (uid 1001) is paused, user B (uid 1002) and root
-# are not.
+# capture stream (snd-aloop, read and mmap'd), a V4L2 capture with
+# MMAP buffers (vivid) and a usbfs node (/dev/bus/usb/BBB/DDD, major
+# 189: g_serial's gadget enumerated on dummy_hcd's host controller; the
+# Debian kernels 6.1, 6.12 and newest build no g_zero, but all three
+# have dummy_hcd and g_serial).  One device of each kind for the whole
+# file, made in setup_file; user A (uid 1001) is paused, user B (uid
+# 1002) and root are not.
 #
 # Each client is a devclient (tests/helpers/devclient.c) run as its user
 # through asuser: it opens its node once, then runs one command per line
@@ -60,6 +63,22 @@ sysfs_node() {
 	return 1
 }
 
+# usb_node VENDOR PRODUCT: /dev/bus/usb/BBB/DDD of the USB device
+# VENDOR:PRODUCT, once the hub has enumerated it (10 s at most)
+usb_node() {
+	local d i
+	for i in $(seq 1 200); do
+		for d in /sys/bus/usb/devices/*; do
+			[ "$(cat "$d/idVendor" 2>/dev/null):$(cat "$d/idProduct" 2>/dev/null)" = "$1:$2" ] &&
+				[ -c "/dev/$(sed -n 's/^DEVNAME=//p' "$d/uevent")" ] &&
+				{ echo "/dev/$(sed -n 's/^DEVNAME=//p' "$d/uevent")"; return 0; }
+		done
+		sleep 0.05
+	done
+	echo "no USB device $1:$2 in /sys/bus/usb/devices" >&2
+	return 1
+}
+
 setup_file() {
 	local card video
 	unload_all
@@ -73,9 +92,12 @@ setup_file() {
 	VID_NODE=/dev/$video
 	[ -c "$PCM_NODE" ] && [ -c "$VID_NODE" ]
 	PCM_RDEV=$(printf '%d:%d' 0x$(stat -c %t "$PCM_NODE") 0x$(stat -c %T "$PCM_NODE"))
+	# g_serial's gadget (NetChip's test ids, 0525:a4a7)
+	USB_NODE=$(usb_node 0525 a4a7)
+	USB_RDEV=$(printf '%d:%d' 0x$(stat -c %t "$USB_NODE") 0x$(stat -c %T "$USB_NODE"))
 	# the seat's devices are the users' (logind's ACL, in short)
-	chmod 0666 "$EV_NODE" "$HID_NODE" "$PCM_NODE" "$VID_NODE"
-	export EV_NODE EV_RDEV HID_NODE HID_RDEV PCM_NODE PCM_RDEV VID_NODE
+	chmod 0666 "$EV_NODE" "$HID_NODE" "$PCM_NODE" "$VID_NODE" "$USB_NODE"
+	export EV_NODE EV_RDEV HID_NODE HID_RDEV PCM_NODE PCM_RDEV VID_NODE USB_NODE USB_RDEV
 	start_daemon
 }
 
@@ -382,6 +404,36 @@ resume() {
 	[ "$status" -eq 0 ]
 	ask a dqbuf
 	[[ $output =~ ^dqbuf:\ ok\ seq\ [0-9]+$ ]]
+}
+
+@test "usbfs: pause --uid A cuts A's open usbfs node with ENODEV, B's and root's work; resume gives A the same descriptor back" {
+	client a $A "$USB_NODE"
+	client b $B "$USB_NODE"
+	client r 0 "$USB_NODE"
+	ask a ioctl
+	is "ioctl: ok"
+	pause --uid $A "$USB_NODE"
+	[ "$status" -eq 0 ]
+	ask a read
+	is "read: ENODEV"
+	ask a ioctl
+	is "ioctl: ENODEV"
+	# a read of a usbfs node is the device's descriptors: the device's
+	# (18 bytes), then its one configuration's, ACM's (75)
+	ask b read
+	is "read: ok 93"
+	ask r read
+	is "read: ok 93"
+	ask b ioctl
+	is "ioctl: ok"
+	resume --uid $A
+	[ "$status" -eq 0 ]
+	[ "$output" = "char device $USB_RDEV: resumed for uid $A" ]
+	# A's read failed, its offset is still 0
+	ask a read
+	is "read: ok 93"
+	ask a ioctl
+	is "ioctl: ok"
 }
 
 @test "pause --uid A exits 4 for A's mmap'd ALSA ring, whose pointer still advances: the pause does not claim it" {
