@@ -309,7 +309,10 @@ struct revoke_pause_class {
  * only sound cards are paused) costs a load and a test, not a hash
  * lookup.  revoke-bpfd sets a major's bit before a device of it goes into
  * "pause_devs" and clears it after the last one has left, so the bit is
- * never clear while a device of its major is paused.
+ * never clear while a device of its major is paused.  A map made anew
+ * (a first start of this build over an older one's pauses) is filled by
+ * pause_set_sync() before this build's programs, the ones that read it,
+ * are attached (store.c: attach_resync() before attach_start()).
  */
 struct revoke_pause_majors {
 	__u64 bits[(REVOKE_KDEV_MAJORMAX + 1) / 64];

@@ -401,9 +401,12 @@ static void attach_recount(struct store *rb)
 }
 
 /**
- * attach_resync() - set the counters (and pause_devs), and so
+ * attach_resync() - set the counters (and pause_devs, pause_majors), and so
  *	revoke_armed, from what the sets hold
  * @rb: the daemon's handles
+ *
+ * Called at a start before this build's programs are attached: they read
+ * pause_majors, which an older build's did not fill.
  *
  * Return: 0 or a negative errno.
  */

@@ -122,6 +122,22 @@ int main(void)
 	      users_of(a.rdev) == 0 && test_armed(&rb) == 0);
 	CHECK("and clears its major in pause_majors",
 	      !major_set(116));
+	{
+		struct revoke_pause_key c = a, e = a;
+
+		c.rdev = (116u << 20) | 4;	/* another device of major 116 */
+		e.rdev = (13u << 20) | 64;	/* an evdev node */
+		pause_set_add(&rb, &a, ENODEV, "admin", "", 0, &ch);
+		pause_set_add(&rb, &c, ENODEV, "admin", "", 0, &ch);
+		pause_set_add(&rb, &e, ENODEV, "admin", "", 0, &ch);
+		CHECK("a resume of one of two devices of a major keeps its bit",
+		      pause_set_del(&rb, &a, &ch) == 0 && major_set(116) &&
+		      major_set(13));
+		CHECK("the resume of the last of a major clears its bit and leaves the others'",
+		      pause_set_del(&rb, &c, &ch) == 0 && !major_set(116) &&
+		      major_set(13));
+		pause_set_del(&rb, &e, &ch);
+	}
 
 	/* a cgroup tree: user.slice/user-1001.slice exists, 1002's does not */
 	if (!mkdtemp(root))
