@@ -176,10 +176,11 @@ bench() {
 guest "host: tests/host/vm_harness.bats (boots its own guests)" "" bats --tap tests/host/vm_harness.bats
 guest "bench: bench/run --quick" "" bench
 # 6.12's suite runs ansible.bats too (its "# kernels:" line): 190 s
-# alone, and in CI beside the other two it took 964 s
+# alone; beside the other two and the harness it took 964 s in CI and
+# 1,013 s here (2026-12-07)
 for kernel in 6.12 newest 6.1; do
 	budget=$SYSTEM_BUDGET
-	[ "$kernel" != 6.12 ] || budget=${REVOKE_SYSTEM_BUDGET_612:-1100}
+	[ "$kernel" != 6.12 ] || budget=${REVOKE_SYSTEM_BUDGET_612:-1300}
 	guest "system ($kernel): tests/system" "$budget" tests/system/suite --kernel "$kernel"
 done
 wait_below 1
