@@ -45,18 +45,22 @@ static void major_bit(struct revoke_pause_majors *m,
 }
 
 /*
- * Set the bit of @dev's major in "pause_majors", before @dev goes into
- * "pause_devs".  The other bits are written as they were: a hook that
- * reads the word while it is written sees them set all along.
+ * Set the bits of the majors of @dev[0..@n) in "pause_majors", before
+ * they go into "pause_devs": one write.  The other bits are written as
+ * they were: a hook that reads the word while it is written sees them
+ * set all along.
  */
-static int majors_add(struct store *rb, const struct revoke_rdev_key *dev)
+static int majors_add(struct store *rb, const struct revoke_rdev_key *dev,
+		      size_t n)
 {
 	struct revoke_pause_majors m;
 	uint32_t zero = 0;
+	size_t i;
 
 	if (bpf_map_lookup_elem(rb->pause_majors_fd, &zero, &m))
 		return -errno;
-	major_bit(&m, dev);
+	for (i = 0; i < n; i++)
+		major_bit(&m, &dev[i]);
 	return bpf_map_update_elem(rb->pause_majors_fd, &zero, &m, BPF_ANY) ?
 	       -errno : 0;
 }
@@ -102,7 +106,8 @@ static int count_users(struct store *rb, const struct revoke_pause_key *key,
 			return -errno;
 		ret = majors_sync(rb);
 	} else {
-		ret = majors_add(rb, &dev);
+		/* a device's first user: its major's bit before it goes in */
+		ret = users == (__u32)delta ? majors_add(rb, &dev, 1) : 0;
 		if (!ret && bpf_map_update_elem(rb->pause_devs_fd, &dev,
 						&users, BPF_ANY))
 			ret = -errno;
@@ -462,14 +467,13 @@ int pause_set_sync(struct store *rb)
 	err = pause_set_for_each(rb, count_dev, &du);
 	if (err)
 		return err;
-	for (i = 0; i < du.nr; i++) {
-		err = majors_add(rb, &du.dev[i]);
-		if (err)
-			return err;
+	err = majors_add(rb, du.dev, du.nr);
+	if (err)
+		return err;
+	for (i = 0; i < du.nr; i++)
 		if (bpf_map_update_elem(rb->pause_devs_fd, &du.dev[i],
 					&du.users[i], BPF_ANY))
 			return -errno;
-	}
 	while (!bpf_map_get_next_key(rb->pause_devs_fd, prev, &next)) {
 		dev = next;
 		if (!counted(&du, &dev) &&
