@@ -15,6 +15,12 @@
 
 #include "cli_pause.h"
 
+/* The device named last, which --char, --block and --seat go after. */
+static struct revoke_req *last_device(struct pause_cmd *c)
+{
+	return c->ndev ? &c->dev[c->ndev - 1] : NULL;
+}
+
 static struct revoke_req *new_device(struct pause_cmd *c, const char *what)
 {
 	if (c->ndev == PAUSE_MAX_DEVICES) {
@@ -104,7 +110,7 @@ static int parse_rdev(struct pause_cmd *c, const char *val)
 
 static int parse_type(struct pause_cmd *c, const char *opt)
 {
-	struct revoke_req *r = c->ndev ? &c->dev[c->ndev - 1] : NULL;
+	struct revoke_req *r = last_device(c);
 
 	if (!r || !r->has_rdev || r->rdev_type) {
 		p_err("%s goes right after --rdev MAJ:MIN", opt);
@@ -131,7 +137,7 @@ static int parse_tag(struct pause_cmd *c, const char *val)
 
 static int parse_seat(struct pause_cmd *c, const char *val)
 {
-	struct revoke_req *r = c->ndev ? &c->dev[c->ndev - 1] : NULL;
+	struct revoke_req *r = last_device(c);
 
 	if (!r || !r->tag[0] || r->seat[0]) {
 		p_err("--seat goes right after --tag uaccess: the seat whose "
