@@ -90,7 +90,7 @@ static __always_inline int check_tty(struct file *file, struct inode *inode,
 				     __u64 arg)
 {
 	struct revoke_key shown = {};
-	__u32 rdev = inode->i_rdev, major, minor;
+	__u32 rdev = inode->i_rdev, major, minor, tty_rdev;
 	struct tty_struct *tty;
 	struct tty_driver *drv;
 	int ret;
@@ -109,8 +109,10 @@ static __always_inline int check_tty(struct file *file, struct inode *inode,
 	major = BPF_CORE_READ(drv, major);
 	minor = BPF_CORE_READ(drv, minor_start) + BPF_CORE_READ(tty, index);
 	inode_key(inode, &shown);
-	ret = deny_device(file, REACH_KDEV(major, minor), REVOKE_RDEV_CHAR, &shown,
-			armed, hook, op, arg);
+	tty_rdev = REACH_KDEV(major, minor);
+	ret = deny_device(file, tty_rdev, REVOKE_RDEV_CHAR,
+			  device_paused(tty_rdev, REVOKE_RDEV_CHAR, armed, hook),
+			  &shown, armed, hook, op, arg);
 	if (ret || major != UNIX98_PTY_SLAVE_MAJOR)
 		return ret;
 	return check_inode_read(pty_inode(tty), armed, hook, op, arg);
@@ -149,7 +151,7 @@ static __always_inline int check_loop_ioctl(struct file *file,
 	struct revoke_key key = {};
 	struct inode *inode = file->f_inode, *bi;
 	struct file *backing;
-	__u32 mode;
+	__u32 mode, rdev, type;
 	int fd = (int)arg, ret;
 
 	if (cmd != LOOP_SET_FD && cmd != LOOP_CHANGE_FD &&
@@ -168,11 +170,13 @@ static __always_inline int check_loop_ioctl(struct file *file,
 	inode_key_read(bi, &key);
 	mode = BPF_CORE_READ(bi, i_mode) & S_IFMT;
 	if (mode == S_IFBLK || mode == S_IFCHR) {
-		ret = deny_device(backing, BPF_CORE_READ(bi, i_rdev),
-				mode == S_IFBLK ? REVOKE_RDEV_BLOCK :
-						  REVOKE_RDEV_CHAR,
-				&key, armed, REVOKE_HOOK_FILE_IOCTL,
-				REVOKE_OP_IOCTL, cmd);
+		rdev = BPF_CORE_READ(bi, i_rdev);
+		type = mode == S_IFBLK ? REVOKE_RDEV_BLOCK : REVOKE_RDEV_CHAR;
+		ret = deny_device(backing, rdev, type,
+				  device_paused(rdev, type, armed,
+						REVOKE_HOOK_FILE_IOCTL),
+				  &key, armed, REVOKE_HOOK_FILE_IOCTL,
+				  REVOKE_OP_IOCTL, cmd);
 		if (ret)
 			return ret;
 	}

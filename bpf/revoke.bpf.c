@@ -232,13 +232,25 @@ static __always_inline int check_inode_read(struct inode *inode, __u32 armed,
 }
 
 /*
+ * Is device @rdev of @type paused for anyone, for @hook?  A descriptor
+ * passes (file_receive) while paused: it works again on resume.
+ */
+static __always_inline bool device_paused(__u32 rdev, __u32 type, __u32 armed,
+					  __u32 hook)
+{
+	return (armed & REVOKE_ARMED_PAUSES) &&
+	       hook != REVOKE_HOOK_FILE_RECEIVE && pause_dev_paused(rdev, type);
+}
+
+/*
  * Return -EIO if device @rdev of @type (REVOKE_RDEV_*) is revoked for
  * @file: opened before the device went away, or at any time while it
- * has not gone yet; the pause's errno if it is paused for the user of
- * this operation (pause_set.bpf.h); report it as @shown.
+ * has not gone yet; the pause's errno if it is paused (@paused, from
+ * device_paused()) for the user of this operation (pause_set.bpf.h);
+ * report it as @shown.
  */
 static __always_inline int deny_device(struct file *file, __u32 rdev,
-				       __u32 type,
+				       __u32 type, bool paused,
 				       const struct revoke_key *shown,
 				       __u32 armed, __u32 hook, __u32 op,
 				       __u64 arg)
@@ -247,9 +259,7 @@ static __always_inline int deny_device(struct file *file, __u32 rdev,
 	const struct cred *fcred;
 	int err;
 
-	/* a descriptor passes while paused: it works again on resume */
-	if ((armed & REVOKE_ARMED_PAUSES) && hook != REVOKE_HOOK_FILE_RECEIVE &&
-	    pause_dev_paused(rdev, type) && !daemon_self()) {
+	if (paused && !daemon_self()) {
 		fcred = BPF_CORE_READ(file, f_cred);
 		err = revoke_pause_errno(rdev, type,
 					 BPF_CORE_READ(fcred, uid.val),
@@ -276,6 +286,7 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 {
 	struct revoke_key key = {};
 	__u32 fmt, rdev, type;
+	bool paused;
 
 	if (!(armed & (REVOKE_ARMED_DEVICES | REVOKE_ARMED_PAUSES)))
 		return 0;
@@ -287,13 +298,14 @@ static __always_inline int check_rdev(struct file *file, struct inode *inode,
 	/*
 	 * The key only names the file in a report: while only pauses are
 	 * armed, a device no pause can name (pause_majors) passes without
-	 * it.  deny_device() looks again (and at whose the operation is).
+	 * it.
 	 */
-	if (!(armed & REVOKE_ARMED_DEVICES) &&
-	    (hook == REVOKE_HOOK_FILE_RECEIVE || !pause_dev_paused(rdev, type)))
+	paused = device_paused(rdev, type, armed, hook);
+	if (!paused && !(armed & REVOKE_ARMED_DEVICES))
 		return 0;
 	inode_key(inode, &key);
-	return deny_device(file, rdev, type, &key, armed, hook, op, arg);
+	return deny_device(file, rdev, type, paused, &key, armed, hook, op,
+			   arg);
 }
 
 #include "reach.bpf.h"
