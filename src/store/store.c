@@ -8,10 +8,13 @@
  *	revoke_state		the one-element state array
  *	revoke_events		the ring buffer of denial events
  *	revoke_file_open	... one pinned BPF link per LSM program
+ *	programs_<build>/	this build's programs, unattached (progs.c)
  *
- * revoke-bpfd always loads its own programs, reusing whichever maps are
- * pinned (so no revocation is ever lost), and keeps them loaded.  They
- * are attached only while something is revoked (attach.c).  When they
+ * revoke-bpfd always runs its own build's programs, reusing whichever
+ * maps are pinned (so no revocation is ever lost): it loads them, or
+ * takes them from the pins an earlier start of the same build left
+ * (progs.c), and keeps them loaded.  They are attached only while
+ * something is revoked (attach.c).  When they
  * are, for each program:
  *  - no pinned link: attach and pin;
  *  - a pinned link running the same code (same program tag): keep it;
@@ -47,6 +50,7 @@
 #include "legacy.h"
 #include "store.h"
 #include "pins.h"
+#include "progs.h"
 #include "revoke.skel.h"
 
 static bool libbpf_verbose;
@@ -306,6 +310,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	struct revoke_bpf_skel *skel;
 	bool fresh_map = false, table_fresh;
 	struct bpf_map *map;
+	uint64_t start;
 	int ret;
 
 	skel = revoke_bpf_skel__open();
@@ -338,7 +343,14 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 			 rb->pin_dir, strerror(-ret));
 		goto out;
 	}
+	start = revoke_now_us();
+	/* this build's programs, pinned by an earlier start, or a load */
+	if (!fresh_map)
+		progs_adopt(rb, skel);
 	ret = revoke_bpf_skel__load(skel);
+	if (!ret && !rb->progs_adopted)
+		ret = progs_keep(rb, skel);
+	rb->load_us = revoke_now_us() - start;
 	if (ret) {
 		snprintf(err, errlen,
 			 "the kernel refused to load the BPF LSM programs: %s%s",
@@ -404,6 +416,8 @@ static void store_fds_reset(struct store *rb)
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		*fds[i] = -1;
+	for (i = 0; i < REVOKE_NR_PROGS; i++)
+		rb->prog_fd[i] = -1;
 }
 
 /**
@@ -469,6 +483,7 @@ void store_close(struct store *rb)
 	rb->filter = NULL;
 	store_fds_close(rb);
 	attach_close(rb);
+	progs_close(rb);
 	revoke_bpf_skel__destroy(rb->skel);
 	rb->skel = NULL;
 }
