@@ -348,9 +348,6 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 	if (!fresh_map)
 		progs_adopt(rb, skel);
 	ret = revoke_bpf_skel__load(skel);
-	if (!ret && !rb->progs_adopted)
-		ret = progs_keep(rb, skel);
-	rb->load_us = revoke_now_us() - start;
 	if (ret) {
 		snprintf(err, errlen,
 			 "the kernel refused to load the BPF LSM programs: %s%s",
@@ -359,6 +356,15 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 			 "but blocked here, e.g. by lockdown or a container)" : "");
 		goto out;
 	}
+	if (!rb->progs_adopted) {
+		ret = progs_keep(rb, skel);
+		if (ret) {
+			snprintf(err, errlen, "cannot keep the programs: %s",
+				 strerror(-ret));
+			goto out;
+		}
+	}
+	rb->load_us = revoke_now_us() - start;
 	ret = keep_fds(rb, skel, err, errlen);
 	if (!ret)
 		ret = map_filter(rb, err, errlen);
