@@ -48,6 +48,7 @@
 #include "armed.h"
 #include "attach.h"
 #include "pins.h"
+#include "progs.h"
 #include "store.h"
 #include "revoke.skel.h"
 
@@ -72,8 +73,11 @@ int attach_prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
 	return 0;
 }
 
-/* Does the link pinned as @name run a program with this @tag? */
-static bool pinned_link_runs(const char *pin_dir, const char *name,
+/*
+ * Does the link pinned as @name run a program with this @tag (this
+ * build's code) that uses @rb's maps only (not maps since made anew)?
+ */
+static bool pinned_link_runs(const struct store *rb, const char *name,
 			     const __u8 tag[BPF_TAG_SIZE])
 {
 	struct bpf_link_info info = {};
@@ -82,19 +86,41 @@ static bool pinned_link_runs(const char *pin_dir, const char *name,
 	int link_fd, prog_fd;
 	bool same = false;
 
-	link_fd = revoke_pin_get(pin_dir, name);
+	link_fd = revoke_pin_get(rb->pin_dir, name);
 	if (link_fd < 0)
 		return false;
 	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
 		prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
 		if (prog_fd >= 0) {
 			same = !attach_prog_tag(prog_fd, old) &&
-			       !memcmp(old, tag, BPF_TAG_SIZE);
+			       !memcmp(old, tag, BPF_TAG_SIZE) &&
+			       progs_uses_our_maps(rb, prog_fd);
 			close(prog_fd);
 		}
 	}
 	close(link_fd);
 	return same;
+}
+
+/*
+ * Attach the LSM program @prog_fd.  The kernel refuses (EBUSY) a program
+ * on a hook it is still linked to: a program adopted at a start (progs.c)
+ * whose link an earlier daemon dropped is linked until the kernel has
+ * torn that link down, some seconds under emulation.  So an EBUSY is
+ * tried again, for ATTACH_BUSY_MS at most.
+ */
+#define ATTACH_BUSY_MS 10000
+static int link_lsm(int prog_fd)
+{
+	int fd, waited = 0;
+
+	for (;;) {
+		fd = bpf_link_create(prog_fd, 0, BPF_LSM_MAC, NULL);
+		if (fd >= 0 || errno != EBUSY || waited >= ATTACH_BUSY_MS)
+			return fd < 0 ? -errno : fd;
+		usleep(20000);
+		waited += 20;
+	}
 }
 
 /*
@@ -107,9 +133,9 @@ static int attach_and_pin(int prog_fd, const char *pin_dir, const char *name,
 	char path[PATH_MAX], tmp[PATH_MAX];
 	int link_fd, ret;
 
-	link_fd = bpf_link_create(prog_fd, 0, BPF_LSM_MAC, NULL);
+	link_fd = link_lsm(prog_fd);
 	if (link_fd < 0) {
-		ret = -errno;
+		ret = link_fd;
 		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
 		return ret;
 	}
@@ -154,7 +180,7 @@ static int attach_all(struct store *rb, bool fresh_map, char *err,
 				 strerror(-ret));
 			return ret;
 		}
-		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
+		if (!fresh_map && pinned_link_runs(rb, name, tag))
 			continue;
 		if (revoke_pinned(rb->pin_dir, name))
 			rb->replaced++;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "features.h"
@@ -38,8 +39,6 @@
 #include "revoke.skel.h"
 
 #define PROGS_PREFIX "programs_"
-/* more than the object has: revoke.bpf.c's maps and its .bss */
-#define PROGS_MAX_MAPS 64
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -62,6 +61,8 @@ static int progs_dir(const struct store *rb, char *buf, size_t len)
 	elf = revoke_bpf_skel__elf_bytes(&sz);
 	h = fnv1a(h, elf, sz);
 	h = fnv1a(h, rb->skipped, sizeof(rb->skipped));
+	/* libbpf relocated them, and is linked dynamically */
+	h = fnv1a(h, libbpf_version_string(), strlen(libbpf_version_string()));
 	if (!uname(&u)) {
 		h = fnv1a(h, u.release, strlen(u.release));
 		h = fnv1a(h, u.version, strlen(u.version));
@@ -81,58 +82,112 @@ static bool dir_trusted(const char *path)
 	       !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* Collect the ids of every map of @skel's object, all reused from pins. */
-static int object_map_ids(struct revoke_bpf_skel *skel, __u32 *ids, int *n)
+/**
+ * progs_map_ids() - note the id of every map of the object
+ * @rb: result (@map_ids, @nr_map_ids)
+ * @skel: opened, its maps reused from pins (before a load), or loaded
+ *
+ * Return: 0, -ESTALE if a map has no descriptor yet (it is made at
+ * load: not pinned before), or another negative errno.
+ */
+int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel)
 {
 	struct bpf_map *map;
 
-	*n = 0;
+	rb->nr_map_ids = 0;
 	bpf_object__for_each_map(map, skel->obj) {
 		struct bpf_map_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_map__fd(map);
 
-		if (fd < 0 || *n == PROGS_MAX_MAPS)
-			return -ESTALE;	/* made anew at load: not pinned yet */
+		if (fd < 0 || rb->nr_map_ids == STORE_MAX_MAPS)
+			return -ESTALE;
 		if (bpf_obj_get_info_by_fd(fd, &info, &len))
 			return -errno;
-		ids[(*n)++] = info.id;
+		rb->map_ids[rb->nr_map_ids++] = info.id;
 	}
 	return 0;
 }
 
-/*
- * Open the pinned program @name in @dir, if it is an LSM program whose
- * name is @name's (the kernel keeps 15 characters) and which uses no
- * map but those in @ids.
- */
-static int adopt_one(const char *dir, const char *name, const __u32 *ids,
-		     int n)
+/* Is every map @info's program uses (@used) one of @rb's? */
+static bool maps_ours(const struct store *rb, const struct bpf_prog_info *info,
+		      const __u32 *used)
 {
-	__u32 used[PROGS_MAX_MAPS], len;
+	int i, j;
+
+	if (info->nr_map_ids > STORE_MAX_MAPS)
+		return false;
+	for (i = 0; i < (int)info->nr_map_ids; i++) {
+		for (j = 0; j < rb->nr_map_ids && rb->map_ids[j] != used[i]; j++)
+			;
+		if (j == rb->nr_map_ids)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * progs_uses_our_maps() - does a program read and write @rb's maps only?
+ * @rb: the store, its @map_ids noted (progs_map_ids())
+ * @prog_fd: the program
+ *
+ * A program loaded against a map since unpinned and made anew would
+ * enforce what that old map says: such a program is neither adopted nor
+ * kept attached.
+ *
+ * Return: true if every map it uses is one of the object's.
+ */
+bool progs_uses_our_maps(const struct store *rb, int prog_fd)
+{
+	__u32 used[STORE_MAX_MAPS];
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	info.nr_map_ids = STORE_MAX_MAPS;
+	info.map_ids = (__u64)(unsigned long)used;
+	return !bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
+	       maps_ours(rb, &info, used);
+}
+
+/* The BTF id of the function program @prog of the object attaches to. */
+static __u32 hook_btf_id(const struct btf *btf, const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+	char fn[128];
+	int id;
+
+	if (strncmp(sec, "lsm/", 4) ||
+	    snprintf(fn, sizeof(fn), "bpf_lsm_%s", sec + 4) >= (int)sizeof(fn))
+		return 0;
+	id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
+	return id > 0 ? (__u32)id : 0;
+}
+
+/*
+ * Open the pinned program @name in @dir, if it is an LSM program named
+ * @name (the kernel keeps 15 characters), made to attach to @hook (the
+ * BTF id of its bpf_lsm_ function), that uses no map but @rb's.
+ */
+static int adopt_one(const struct store *rb, const char *dir,
+		     const char *name, __u32 hook)
+{
+	__u32 used[STORE_MAX_MAPS], len;
 	struct bpf_prog_info info;
-	int fd, i, j;
+	int fd;
 
 	fd = revoke_pin_get(dir, name);
 	if (fd < 0)
 		return fd;
 	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = PROGS_MAX_MAPS;
+	info.nr_map_ids = STORE_MAX_MAPS;
 	info.map_ids = (__u64)(unsigned long)used;
 	len = sizeof(info);
-	if (bpf_obj_get_info_by_fd(fd, &info, &len) ||
-	    info.type != BPF_PROG_TYPE_LSM ||
-	    info.nr_map_ids > PROGS_MAX_MAPS ||
-	    strncmp(info.name, name, sizeof(info.name) - 1))
-		goto stale;
-	for (i = 0; i < (int)info.nr_map_ids; i++) {
-		for (j = 0; j < n && ids[j] != used[i]; j++)
-			;
-		if (j == n)
-			goto stale;
-	}
-	return fd;
-stale:
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	    info.type == BPF_PROG_TYPE_LSM && hook &&
+	    info.attach_btf_id == hook &&
+	    !strncmp(info.name, name, sizeof(info.name) - 1) &&
+	    maps_ours(rb, &info, used))
+		return fd;
 	close(fd);
 	return -ESTALE;
 }
@@ -153,6 +208,7 @@ static void progs_fds_close(struct store *rb)
  * @rb: the store, its @skipped filled and every map of @skel reused
  *	from its pin (so bpf_map__fd() is the pinned map's)
  * @skel: opened, not loaded
+ * @btf: the running kernel's BTF, for the hooks' ids
  *
  * On success every program of @skel is set not to load (so loading the
  * object makes its maps only) and @rb->prog_fd[] holds the pinned ones.
@@ -160,30 +216,32 @@ static void progs_fds_close(struct store *rb)
  * Return: 0, or a negative errno (-ENOENT: none pinned, -ESTALE: not
  * usable) with nothing changed: load the programs.
  */
-int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel)
+int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
+		const struct btf *btf)
 {
-	char dir[PATH_MAX];
-	__u32 ids[PROGS_MAX_MAPS];
 	struct bpf_program *prog;
-	int i, n, ret;
+	char dir[PATH_MAX];
+	int i, fd, ret;
 
 	ret = progs_dir(rb, dir, sizeof(dir));
 	if (ret)
 		return ret;
 	if (!dir_trusted(dir))
 		return -ENOENT;
-	ret = object_map_ids(skel, ids, &n);
+	ret = progs_map_ids(rb, skel);
 	if (ret)
 		return ret;
-	for (i = 0; i < REVOKE_NR_PROGS; i++) {
-		if (rb->skipped[i])
+	bpf_object__for_each_program(prog, skel->obj) {
+		i = revoke_prog_index(bpf_program__name(prog));
+		if (i < 0 || rb->skipped[i])
 			continue;
-		ret = adopt_one(dir, revoke_prog_names[i], ids, n);
-		if (ret < 0) {
+		fd = adopt_one(rb, dir, revoke_prog_names[i],
+			       hook_btf_id(btf, prog));
+		if (fd < 0) {
 			progs_fds_close(rb);
-			return ret;
+			return fd;
 		}
-		rb->prog_fd[i] = ret;
+		rb->prog_fd[i] = fd;
 	}
 	bpf_object__for_each_program(prog, skel->obj)
 		bpf_program__set_autoload(prog, false);
@@ -226,7 +284,9 @@ int progs_remove(const char *pin_dir)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, PROGS_PREFIX, strlen(PROGS_PREFIX)))
+		/* a folder, never a symlink to one */
+		if (e->d_type == DT_DIR &&
+		    !strncmp(e->d_name, PROGS_PREFIX, strlen(PROGS_PREFIX)))
 			remove_dir(pin_dir, e->d_name);
 	closedir(d);
 	return 0;
@@ -251,7 +311,9 @@ int progs_keep(struct store *rb, struct revoke_bpf_skel *skel)
 
 	bpf_object__for_each_program(prog, skel->obj) {
 		i = revoke_prog_index(bpf_program__name(prog));
-		if (i < 0 || rb->skipped[i])
+		if (i < 0)
+			return -ENOENT;	/* not in revoke_prog_names: never attached */
+		if (rb->skipped[i])
 			continue;
 		fd = dup(bpf_program__fd(prog));
 		if (fd < 0) {

@@ -23,6 +23,8 @@ struct revoke_bpf_skel;
 struct release_batch;
 
 #define REVOKE_NR_PROGS 30
+/* more than the object has: revoke.bpf.c's maps and its .bss */
+#define STORE_MAX_MAPS 64
 
 /**
  * struct store - the daemon's handles on the enforcement objects
@@ -56,6 +58,8 @@ struct release_batch;
  * @progs_adopted: the programs were taken from this build's pins
  *	(progs.c), not loaded and verified at this start
  * @load_us: how long loading the object and its programs took
+ * @map_ids: the ids of the object's maps, @nr_map_ids of them: the only
+ *	maps a program adopted or kept attached may use (progs.c)
  * @fresh_map: a map was made anew at start: pinned links use another
  * @attached: every program's link is pinned (attach.c); true whenever
  *	some set holds an entry
@@ -103,6 +107,8 @@ struct store {
 	int prog_fd[REVOKE_NR_PROGS];
 	bool progs_adopted;
 	uint64_t load_us;
+	__u32 map_ids[STORE_MAX_MAPS];
+	int nr_map_ids;
 	bool fresh_map;
 	bool attached;
 	uint64_t idle_since_ms;

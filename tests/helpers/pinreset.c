@@ -191,6 +191,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pinreset DIR\n");
 		return 2;
 	}
-	/* the maps first: a link torn down late then denies nothing */
+	char bss[PATH_MAX];
+	int ret;
+
+	/*
+	 * The armed word first (the object's .bss, revoke_b_bss): every hook
+	 * allows everything from then on, so neither the links still
+	 * attached while the other maps are reset nor one the kernel tears
+	 * down late writes or denies anything.
+	 */
+	snprintf(bss, sizeof(bss), "%s/revoke_b_bss", argv[1]);
+	ret = reset(bss, "map");
+	if (ret && ret != -ENOENT) {
+		fprintf(stderr, "pinreset: %s: %s\n", bss, strerror(-ret));
+		return 1;
+	}
 	return reset_all(argv[1], "map") | reset_all(argv[1], "link");
 }

@@ -70,6 +70,8 @@ stop_daemon() {
 # test of a first start removes /sys/fs/bpf/revoke-bpf itself.
 unload_all() {
 	stop_daemon
+	# what the declared state recorded names the set it was applied to
+	rm -f /run/revoke-bpf/declared.state
 	[ ! -d /sys/fs/bpf/revoke-bpf ] ||
 		"$REPO/build/tests/pinreset" /sys/fs/bpf/revoke-bpf ||
 		rm -rf /sys/fs/bpf/revoke-bpf
