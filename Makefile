@@ -143,7 +143,8 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/obj/store/store.o $(BUILD)/obj/store/armed.o $(BUILD)/obj/store/attach.o: $(BUILD)/revoke.skel.h
+$(BUILD)/obj/store/store.o $(BUILD)/obj/store/armed.o $(BUILD)/obj/store/attach.o \
+	$(BUILD)/obj/store/progs.o: $(BUILD)/revoke.skel.h
 $(BUILD)/obj/pipeline/holders.o $(BUILD)/obj/pipeline/holders_fs.o \
 $(BUILD)/obj/pipeline/pipeline_file.o: $(BUILD)/holders.skel.h
 
@@ -226,6 +227,8 @@ HELPER_LIBS_probe := -luring -lrt
 HELPER_LIBS_uring := -luring
 # fdcopies reads one description through io_uring too (liburing)
 HELPER_LIBS_fdcopies := -luring
+# pinreset resets a pin directory's maps (libbpf)
+HELPER_LIBS_pinreset = $(LDLIBS)
 # fs_pins_probe drives src/umount/umount.h (what pins a filesystem)
 HELPER_LIBS_fs_pins_probe := $(LINK_umount)
 $(BUILD)/tests/fs_pins_probe: $(LINK_umount)

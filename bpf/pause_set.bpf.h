@@ -110,18 +110,28 @@ static __always_inline __s64 pause_slice_uid(void)
 }
 
 /*
- * Is device @rdev of @type paused for anyone?  A device whose major no
- * pause names passes after one test of "pause_majors" (an array lookup
- * the verifier inlines); the others cost a lookup in "pause_devs".
+ * May a pause name a device of @rdev's major?  One test of its bit in
+ * "pause_majors" (an array lookup the verifier inlines).
  */
-static __always_inline bool pause_dev_paused(__u32 rdev, __u32 type)
+static __always_inline bool pause_major_marked(__u32 rdev)
 {
-	struct revoke_rdev_key dk = { .rdev = rdev, .type = type };
 	__u32 zero = 0, major = rdev >> REVOKE_KDEV_MINORBITS;
 	struct revoke_pause_majors *m;
 
 	m = bpf_map_lookup_elem(&pause_majors, &zero);
-	if (m && !(m->bits[major / 64] & (1ULL << (major % 64))))
+	return !m || (m->bits[major / 64] & (1ULL << (major % 64)));
+}
+
+/*
+ * Is device @rdev of @type paused for anyone?  A device whose major no
+ * pause names passes after pause_major_marked(); the others cost a
+ * lookup in "pause_devs".
+ */
+static __always_inline bool pause_dev_paused(__u32 rdev, __u32 type)
+{
+	struct revoke_rdev_key dk = { .rdev = rdev, .type = type };
+
+	if (!pause_major_marked(rdev))
 		return false;
 	return bpf_map_lookup_elem(&pause_devs, &dk);
 }

@@ -366,6 +366,25 @@ static __always_inline int check_open_file(struct file *file, __u32 armed,
 }
 
 /*
+ * While pauses are all that is armed, is @inode a device file a pause
+ * may name: a device of a major marked in "pause_majors", or a tty alias
+ * (check_tty() looks through it)?  Every other file passes check_file()
+ * with no more look: other users' reads and writes while a pause holds.
+ */
+static __always_inline bool pause_may_name(struct inode *inode)
+{
+	__u32 fmt = inode->i_mode & S_IFMT, rdev = inode->i_rdev;
+
+	if (fmt != S_IFCHR && fmt != S_IFBLK)
+		return false;
+	if (fmt == S_IFCHR && (rdev == TTY_ALIAS_TTY ||
+			       rdev == TTY_ALIAS_CONSOLE ||
+			       rdev == TTY_ALIAS_TTY0))
+		return true;
+	return pause_major_marked(rdev);
+}
+
+/*
  * The same for @file, which may be NULL (an anonymous mapping), and for
  * the files it reaches through: an overlayfs file is denied if its real
  * file (a regular file, never a device), or that file's own real file
@@ -382,10 +401,12 @@ static __always_inline int check_file(struct file *file, __u32 armed,
 
 	if (!file)
 		return 0;
+	inode = file->f_inode;
+	if (armed == REVOKE_ARMED_PAUSES && (!inode || !pause_may_name(inode)))
+		return 0;
 	ret = check_open_file(file, armed, hook, op, arg);
 	if (ret)
 		return ret;
-	inode = file->f_inode;
 	if (!inode)
 		return 0;
 	if (armed == REVOKE_ARMED_INODES) {

@@ -70,6 +70,9 @@ static const struct metrics_def defs[] = {
 	{ "last_attach_duration_seconds", "gauge",
 	  REVOKE_FIELD_LAST_ATTACH_US, true,
 	  "How long the last attach of the programs took (0: none yet)." },
+	{ "load_duration_seconds", "gauge", REVOKE_FIELD_LOAD_US, true,
+	  "How long loading the programs took when revoke-bpfd started "
+	  "(short when it adopted this build's pinned programs)." },
 	{ "entries_capacity", "gauge", REVOKE_FIELD_CAPACITY, false,
 	  "Inodes the revoked set has room for." },
 	{ "events_lost_total", "counter", REVOKE_FIELD_EVENTS_LOST, false,

@@ -9,6 +9,7 @@
 #ifndef REVOKE_COMMON_H
 #define REVOKE_COMMON_H
 
+#include "clock.h"
 #include "ctl_fields.h"
 #include "ctl_proto.h"
 #include "ctl_text.h"

@@ -147,6 +147,10 @@ extern const char *const revoke_ok_words[];	/* NULL-terminated */
 #define REVOKE_FIELD_PIN_DIR		"pin_dir"
 #define REVOKE_FIELD_ADOPTED		"adopted"
 #define REVOKE_FIELD_REPLACED_PROGRAMS	"replaced_programs"
+/* the start took this build's pinned programs instead of loading them */
+#define REVOKE_FIELD_PROGRAMS_ADOPTED	"programs_adopted"
+/* how long the start's load of the object (and verifier) took */
+#define REVOKE_FIELD_LOAD_US		"load_us"
 #define REVOKE_FIELD_ENTRIES		"entries"
 #define REVOKE_FIELD_CAPACITY		"capacity"
 #define REVOKE_FIELD_DEVICES		"devices"

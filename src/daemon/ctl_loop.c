@@ -297,15 +297,6 @@ static void dispatch(struct ctl_loop *l, const struct epoll_event *ev)
 	}
 }
 
-/* CLOCK_MONOTONIC in microseconds: a turn's length, to the microsecond */
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 static int min_timeout(int a, int b)
 {
 	if (a < 0)
@@ -417,7 +408,7 @@ bool ctl_loop_yield(struct ctl_loop *l)
 
 	if (l->nested || !l->conns || start < l->yield_after_ms)
 		return false;
-	t0 = now_us();
+	t0 = revoke_now_us();
 	l->nested = true;
 	l->turn_end_ms = start + CTL_YIELD_BUDGET_MS;
 	n = epoll_wait(l->epfd, evs, 16, 0);
@@ -429,11 +420,11 @@ bool ctl_loop_yield(struct ctl_loop *l)
 	l->nested = false;
 	/* the events of the turn that called the handler are stale now */
 	l->yielded = true;
-	took = now_us() - t0;
+	took = revoke_now_us() - t0;
 	gap = took * CTL_YIELD_SHARE;
 	if (gap < CTL_YIELD_GAP_MS * 1000)
 		gap = CTL_YIELD_GAP_MS * 1000;
-	l->yield_after_ms = (now_us() + gap + 999) / 1000;
+	l->yield_after_ms = (revoke_now_us() + gap + 999) / 1000;
 	return true;
 }
 

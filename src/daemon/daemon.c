@@ -398,6 +398,10 @@ static int start(struct daemon *d, const struct options *o)
 		log_err("%s\n", err);
 		return DAEMON_EXIT_FAILURE;
 	}
+	log_info("%s in %llu ms\n", d->rb.progs_adopted ?
+		 "took this build's programs from their pins" :
+		 "loaded and verified the programs",
+		 (unsigned long long)d->rb.load_us / 1000);
 	/* store_open() set the counters from the sets: only read them here */
 	ret = inode_set_count(&d->rb, &count);
 	if (!ret)

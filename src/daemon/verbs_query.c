@@ -240,6 +240,10 @@ int verbs_status(struct daemon *d, const struct ctl_peer *peer,
 		    d->rb.adopted ? "yes" : "no");
 	rbuf_printf(resp, REVOKE_FIELD_REPLACED_PROGRAMS "=%d\n",
 		    d->rb.replaced);
+	rbuf_printf(resp, REVOKE_FIELD_PROGRAMS_ADOPTED "=%s\n",
+		    d->rb.progs_adopted ? "yes" : "no");
+	rbuf_printf(resp, REVOKE_FIELD_LOAD_US "=%llu\n",
+		    (unsigned long long)d->rb.load_us);
 	rbuf_printf(resp, REVOKE_FIELD_ENTRIES "=%llu\n",
 		    (unsigned long long)count);
 	rbuf_printf(resp, REVOKE_FIELD_CAPACITY "=%u\n", d->rb.max_entries);

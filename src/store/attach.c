@@ -44,22 +44,16 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "common/clock.h"
 #include "armed.h"
 #include "attach.h"
 #include "pins.h"
+#include "progs.h"
 #include "store.h"
 #include "revoke.skel.h"
 
 /* how often the sets are read while attached, for the programs' drops */
 #define ATTACH_POLL_MS 1000
-
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
 
 /**
  * attach_prog_tag() - the tag (hash of the code) of a loaded program
@@ -79,8 +73,11 @@ int attach_prog_tag(int prog_fd, __u8 tag[BPF_TAG_SIZE])
 	return 0;
 }
 
-/* Does the link pinned as @name run a program with this @tag? */
-static bool pinned_link_runs(const char *pin_dir, const char *name,
+/*
+ * Does the link pinned as @name run a program with this @tag (this
+ * build's code) that uses @rb's maps only (not maps since made anew)?
+ */
+static bool pinned_link_runs(const struct store *rb, const char *name,
 			     const __u8 tag[BPF_TAG_SIZE])
 {
 	struct bpf_link_info info = {};
@@ -89,14 +86,15 @@ static bool pinned_link_runs(const char *pin_dir, const char *name,
 	int link_fd, prog_fd;
 	bool same = false;
 
-	link_fd = revoke_pin_get(pin_dir, name);
+	link_fd = revoke_pin_get(rb->pin_dir, name);
 	if (link_fd < 0)
 		return false;
 	if (!bpf_obj_get_info_by_fd(link_fd, &info, &len)) {
 		prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
 		if (prog_fd >= 0) {
 			same = !attach_prog_tag(prog_fd, old) &&
-			       !memcmp(old, tag, BPF_TAG_SIZE);
+			       !memcmp(old, tag, BPF_TAG_SIZE) &&
+			       progs_uses_our_maps(rb, prog_fd);
 			close(prog_fd);
 		}
 	}
@@ -105,19 +103,39 @@ static bool pinned_link_runs(const char *pin_dir, const char *name,
 }
 
 /*
- * Attach @prog and pin its link as @name, replacing an existing pin
- * atomically with rename(2).
+ * Attach the LSM program @prog_fd.  The kernel refuses (EBUSY) a program
+ * on a hook it is still linked to: a program adopted at a start (progs.c)
+ * whose link an earlier daemon dropped is linked until the kernel has
+ * torn that link down, some seconds under emulation.  So an EBUSY is
+ * tried again, for ATTACH_BUSY_MS at most.
  */
-static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
-			  const char *name, char *err, size_t errlen)
+#define ATTACH_BUSY_MS 10000
+static int link_lsm(int prog_fd)
+{
+	int fd, waited = 0;
+
+	for (;;) {
+		fd = bpf_link_create(prog_fd, 0, BPF_LSM_MAC, NULL);
+		if (fd >= 0 || errno != EBUSY || waited >= ATTACH_BUSY_MS)
+			return fd < 0 ? -errno : fd;
+		usleep(20000);
+		waited += 20;
+	}
+}
+
+/*
+ * Attach the LSM program @prog_fd and pin its link as @name, replacing
+ * an existing pin atomically with rename(2).
+ */
+static int attach_and_pin(int prog_fd, const char *pin_dir, const char *name,
+			  char *err, size_t errlen)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
-	struct bpf_link *link;
-	int ret;
+	int link_fd, ret;
 
-	link = bpf_program__attach_lsm(prog);
-	if (!link) {
-		ret = -errno;
+	link_fd = link_lsm(prog_fd);
+	if (link_fd < 0) {
+		ret = link_fd;
 		snprintf(err, errlen, "cannot attach %s: %s", name, strerror(-ret));
 		return ret;
 	}
@@ -127,7 +145,7 @@ static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
 		      -ENAMETOOLONG : 0;
 	if (!ret) {
 		unlink(tmp);
-		ret = bpf_link__pin(link, tmp);
+		ret = bpf_obj_pin(link_fd, tmp) ? -errno : 0;
 	}
 	if (!ret && rename(tmp, path))
 		ret = -errno;
@@ -136,7 +154,7 @@ static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
 		unlink(tmp);
 	}
 	/* The pin keeps it attached; our fd is not needed. */
-	bpf_link__destroy(link);
+	close(link_fd);
 	return ret;
 }
 
@@ -148,27 +166,27 @@ static int attach_and_pin(struct bpf_program *prog, const char *pin_dir,
 static int attach_all(struct store *rb, bool fresh_map, char *err,
 		      size_t errlen)
 {
-	struct bpf_program *prog;
 	__u8 tag[BPF_TAG_SIZE];
-	int ret;
+	int i, ret;
 
-	bpf_object__for_each_program(prog, rb->skel->obj) {
-		const char *name = bpf_program__name(prog);
+	for (i = 0; i < REVOKE_NR_PROGS; i++) {
+		const char *name = revoke_prog_names[i];
 
-		if (!bpf_program__autoload(prog))
+		if (rb->skipped[i])
 			continue;	/* the kernel lacks its hook */
-		ret = attach_prog_tag(bpf_program__fd(prog), tag);
+		ret = attach_prog_tag(rb->prog_fd[i], tag);
 		if (ret) {
 			snprintf(err, errlen, "cannot read %s: %s", name,
 				 strerror(-ret));
 			return ret;
 		}
-		if (!fresh_map && pinned_link_runs(rb->pin_dir, name, tag))
+		if (!fresh_map && pinned_link_runs(rb, name, tag))
 			continue;
 		if (revoke_pinned(rb->pin_dir, name))
 			rb->replaced++;
 		rb->adopted = false;
-		ret = attach_and_pin(prog, rb->pin_dir, name, err, errlen);
+		ret = attach_and_pin(rb->prog_fd[i], rb->pin_dir, name, err,
+				     errlen);
 		if (ret)
 			return ret;
 	}
@@ -208,7 +226,7 @@ int attach_ensure(struct store *rb)
 
 	if (rb->attached || !rb->skel)
 		return 0;
-	start = now_us();
+	start = revoke_now_us();
 	rb->last_kept = release_reclaim(rb);
 	rb->attach_err[0] = '\0';
 	ret = attach_all(rb, rb->fresh_map, rb->attach_err,
@@ -228,7 +246,7 @@ int attach_ensure(struct store *rb)
 	rb->attached = true;
 	rb->idle_since_ms = 0;
 	rb->attaches++;
-	rb->last_attach_us = now_us() - start;
+	rb->last_attach_us = revoke_now_us() - start;
 	rb->attach_taken_us = rb->last_attach_us;
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "store.h"
 #include "pins.h"
+#include "progs.h"
 
 const char *const revoke_prog_names[REVOKE_NR_PROGS] = {
 	"revoke_file_permission",
@@ -180,8 +181,8 @@ static int unpin_link(const char *path)
  * store_unload() - detach every program and drop every revocation
  * @pin_dir: the pin directory
  *
- * Detaches and unpins the links first, then removes the map pins and the
- * directory.  A program may still run for a while after its pin is gone
+ * Detaches and unpins the links first, then removes the map pins, the
+ * programs kept for the next start (progs.c) and the directory.  A program may still run for a while after its pin is gone
  * (the kernel frees links when it gets to it): call store_disarm()
  * first, so that it denies nothing meanwhile.
  *
@@ -209,6 +210,7 @@ int store_unload(const char *pin_dir)
 		if (unlink(path) && errno != ENOENT && !ret)
 			ret = -errno;
 	}
+	progs_remove(pin_dir);
 	if (rmdir(pin_dir) && errno != ENOENT && !ret)
 		ret = -errno;
 	return ret;

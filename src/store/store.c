@@ -8,10 +8,13 @@
  *	revoke_state		the one-element state array
  *	revoke_events		the ring buffer of denial events
  *	revoke_file_open	... one pinned BPF link per LSM program
+ *	programs_<build>/	this build's programs, unattached (progs.c)
  *
- * revoke-bpfd always loads its own programs, reusing whichever maps are
- * pinned (so no revocation is ever lost), and keeps them loaded.  They
- * are attached only while something is revoked (attach.c).  When they
+ * revoke-bpfd always runs its own build's programs, reusing whichever
+ * maps are pinned (so no revocation is ever lost): it loads them, or
+ * takes them from the pins an earlier start of the same build left
+ * (progs.c), and keeps them loaded.  They are attached only while
+ * something is revoked (attach.c).  When they
  * are, for each program:
  *  - no pinned link: attach and pin;
  *  - a pinned link running the same code (same program tag): keep it;
@@ -47,6 +50,7 @@
 #include "legacy.h"
 #include "store.h"
 #include "pins.h"
+#include "progs.h"
 #include "revoke.skel.h"
 
 static bool libbpf_verbose;
@@ -242,25 +246,61 @@ static int map_table(struct store *rb, char *err, size_t errlen)
 	return 0;
 }
 
-/* Leave out the programs the running kernel cannot attach. */
+/*
+ * Leave out the programs the running kernel cannot attach, as its BTF
+ * says; *@btf is that BTF, for the caller to free.
+ */
 static int select_progs(struct store *rb, struct revoke_bpf_skel *skel,
-			char *err, size_t errlen)
+			struct btf **btf, char *err, size_t errlen)
 {
-	struct btf *btf;
 	int ret;
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf) {
+	*btf = btf__load_vmlinux_btf();
+	if (!*btf) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot read the kernel's BTF: %s (BPF LSM "
 			 "needs CONFIG_DEBUG_INFO_BTF)", strerror(-ret));
 		return ret;
 	}
-	ret = store_select(skel->obj, btf, rb->skipped, err, errlen);
-	btf__free(btf);
+	ret = store_select(skel->obj, *btf, rb->skipped, err, errlen);
 	if (ret < 0)
 		return ret;
 	rb->nr_skipped = ret;
+	return 0;
+}
+
+/*
+ * Load the object: its maps, reused from their pins, and this build's
+ * programs, taken from their pins (progs.c) unless a map was made anew
+ * (@fresh_map), else loaded, verified and pinned for the next start.
+ */
+static int load_object(struct store *rb, struct revoke_bpf_skel *skel,
+		       const struct btf *btf, bool fresh_map, char *err,
+		       size_t errlen)
+{
+	uint64_t start = revoke_now_us();
+	int ret;
+
+	if (!fresh_map)
+		progs_adopt(rb, skel, btf);
+	ret = revoke_bpf_skel__load(skel);
+	if (ret) {
+		snprintf(err, errlen,
+			 "the kernel refused to load the BPF LSM programs: %s%s",
+			 strerror(-ret),
+			 ret == -EPERM ? " (run as root; BPF LSM may be listed "
+			 "but blocked here, e.g. by lockdown or a container)" : "");
+		return ret;
+	}
+	ret = progs_map_ids(rb, skel);
+	if (!ret && !rb->progs_adopted)
+		ret = progs_keep(rb, skel);
+	if (ret) {
+		snprintf(err, errlen, "cannot keep the programs: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	rb->load_us = revoke_now_us() - start;
 	return 0;
 }
 
@@ -305,6 +345,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 {
 	struct revoke_bpf_skel *skel;
 	bool fresh_map = false, table_fresh;
+	struct btf *btf = NULL;
 	struct bpf_map *map;
 	int ret;
 
@@ -316,7 +357,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 		return ret;
 	}
 	rb->adopted = true;
-	ret = select_progs(rb, skel, err, errlen);
+	ret = select_progs(rb, skel, &btf, err, errlen);
 	if (ret)
 		goto out;
 	table_fresh = !revoke_pinned(rb->pin_dir, "revoke_table");
@@ -338,15 +379,11 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 			 rb->pin_dir, strerror(-ret));
 		goto out;
 	}
-	ret = revoke_bpf_skel__load(skel);
-	if (ret) {
-		snprintf(err, errlen,
-			 "the kernel refused to load the BPF LSM programs: %s%s",
-			 strerror(-ret),
-			 ret == -EPERM ? " (run as root; BPF LSM may be listed "
-			 "but blocked here, e.g. by lockdown or a container)" : "");
+	ret = load_object(rb, skel, btf, fresh_map, err, errlen);
+	btf__free(btf);
+	btf = NULL;
+	if (ret)
 		goto out;
-	}
 	ret = keep_fds(rb, skel, err, errlen);
 	if (!ret)
 		ret = map_filter(rb, err, errlen);
@@ -383,6 +420,7 @@ static int load_and_attach(struct store *rb, uint32_t max_entries,
 		unpin(rb->pin_dir, LEGACY_SET);
 	return ret;
 out:
+	btf__free(btf);
 	revoke_bpf_skel__destroy(skel);
 	return ret;
 }
@@ -404,6 +442,8 @@ static void store_fds_reset(struct store *rb)
 
 	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		*fds[i] = -1;
+	for (i = 0; i < REVOKE_NR_PROGS; i++)
+		rb->prog_fd[i] = -1;
 }
 
 /**
@@ -469,6 +509,7 @@ void store_close(struct store *rb)
 	rb->filter = NULL;
 	store_fds_close(rb);
 	attach_close(rb);
+	progs_close(rb);
 	revoke_bpf_skel__destroy(rb->skel);
 	rb->skel = NULL;
 }

@@ -23,6 +23,8 @@ struct revoke_bpf_skel;
 struct release_batch;
 
 #define REVOKE_NR_PROGS 30
+/* more than the object has: revoke.bpf.c's maps and its .bss */
+#define STORE_MAX_MAPS 64
 
 /**
  * struct store - the daemon's handles on the enforcement objects
@@ -50,7 +52,14 @@ struct release_batch;
  *	cannot attach that program (features.c), which is not loaded
  * @nr_skipped: how many are
  * @pin_dir: where the objects are pinned
- * @skel: the loaded programs, attached while something is revoked
+ * @skel: the object: its maps, and its programs unless adopted
+ * @prog_fd: per revoke_prog_names entry, the loaded program, or -1 if
+ *	skipped; attached while something is revoked
+ * @progs_adopted: the programs were taken from this build's pins
+ *	(progs.c), not loaded and verified at this start
+ * @load_us: how long loading the object and its programs took
+ * @map_ids: the ids of the object's maps, @nr_map_ids of them: the only
+ *	maps a program adopted or kept attached may use (progs.c)
  * @fresh_map: a map was made anew at start: pinned links use another
  * @attached: every program's link is pinned (attach.c); true whenever
  *	some set holds an entry
@@ -95,6 +104,11 @@ struct store {
 	int nr_skipped;
 	char pin_dir[256];
 	struct revoke_bpf_skel *skel;
+	int prog_fd[REVOKE_NR_PROGS];
+	bool progs_adopted;
+	uint64_t load_us;
+	__u32 map_ids[STORE_MAX_MAPS];
+	int nr_map_ids;
 	bool fresh_map;
 	bool attached;
 	uint64_t idle_since_ms;

@@ -122,6 +122,7 @@ STATUS_ANSWER=(
 	"program.file_open=attached" "program.file_permission=attached"
 	"program.mmap_file=attached" "program.uring_cmd=skipped"
 	"pin_dir=/sys/fs/bpf/revoke-bpf" "adopted=no" "replaced_programs=0"
+	"programs_adopted=yes" "load_us=108000"
 	"entries=3" "capacity=65536" "devices=1" "filesystems=0" "pauses=0" "paused_classes=0"
 	"freed_inodes=0" "events_lost=0" "subscribers=0"
 	"socket=/run/revoke-bpf.sock" "admin_group=-" "connections=1"
@@ -170,10 +171,12 @@ revoke-bpfd  pid 123, version 0.1.0, up 66 min" ]
 	answer "${STATUS_ANSWER[@]}"
 	run rbpf status -v
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 40 ]
+	[ "${#lines[@]}" -eq 42 ]
 	[ "${lines[0]}" = "daemon_pid         123" ]
 	[ "${lines[14]}" = "program.file_permission attached" ]
-	[ "${lines[30]}" = "admin_group        -" ]
+	[ "${lines[20]}" = "programs_adopted   yes" ]
+	[ "${lines[21]}" = "load_us            108000" ]
+	[ "${lines[32]}" = "admin_group        -" ]
 	[ "$(rbpf status --verbose)" = "$output" ]
 }
 
@@ -597,7 +600,7 @@ promtool() {
 @test "metrics: status and list as Prometheus's text format, by kind, no path in a label; promtool passes it" {
 	# one answer serves both requests: status's fields, then list's lines
 	answer "ok status" "version=0.1.0" "bpf_lsm=active" "enforcement=attached" \
-		"attaches=2" "detaches=1" "last_attach_us=1234567" "capacity=65536" \
+		"attaches=2" "detaches=1" "last_attach_us=1234567" "load_us=2345678" "capacity=65536" \
 		"events_lost=0" "declared=3" "declared_applied=2" "declared_failed=1" "declared_pending=0" \
 		"${LIST_ANSWER[@]:1}" \
 		"rdev=116:2 type=char kind=pause uid=1001 errno=ENODEV paused_at=1 denials=4 cause=admin" \
@@ -610,6 +613,7 @@ promtool() {
 		'revoke_bpf_bpf_lsm_active 1' 'revoke_bpf_enforcement_attached 1' \
 		'revoke_bpf_attaches_total 2' 'revoke_bpf_detaches_total 1' \
 		'revoke_bpf_last_attach_duration_seconds 1.234567' \
+		'revoke_bpf_load_duration_seconds 2.345678' \
 		'revoke_bpf_entries_capacity 65536' 'revoke_bpf_events_lost_total 0' \
 		'revoke_bpf_declared 3' 'revoke_bpf_declared_applied 2' \
 		'revoke_bpf_declared_failed 1' 'revoke_bpf_declared_pending 0' \
@@ -620,8 +624,8 @@ promtool() {
 		'revoke_bpf_denials{kind="device"} 12' 'revoke_bpf_denials{kind="pause"} 4' \
 		'revoke_bpf_denials{kind="pause_class"} 0'
 	rbpf metrics | promtool check metrics
-	[ "$(rbpf metrics | grep -c '^# TYPE ')" -eq 15 ]
-	[ "$(rbpf metrics | grep -c '^# HELP ')" -eq 15 ]
+	[ "$(rbpf metrics | grep -c '^# TYPE ')" -eq 16 ]
+	[ "$(rbpf metrics | grep -c '^# HELP ')" -eq 16 ]
 }
 
 @test "metrics: an older daemon's missing fields leave their families out; -j and operands are usage errors" {

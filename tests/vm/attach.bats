@@ -16,8 +16,7 @@ setup_file() {
 
 setup() {
 	F=$(new_file)
-	stop_daemon
-	rm -rf "$PINS"
+	unload_all
 }
 
 teardown() {
@@ -206,4 +205,54 @@ teardown_file() {
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ ${lines[0]} == *"--detach-after 'soon' is not a number of seconds from 0 to 86400"* ]]
+}
+
+# programs_dir: this build's folder of kept programs, by name
+programs_dir() { (cd "$PINS" && echo programs_*); }
+
+@test "a restart of the same build takes its programs from their pins instead of loading them, and they deny" {
+	start_daemon
+	stop_daemon
+	: >"$DAEMON_LOG"
+	start_daemon
+	[ "$(status_field programs_adopted)" = yes ]
+	grep -q "took this build's programs from their pins in [0-9]* ms" "$DAEMON_LOG"
+	revoke "$F"
+	all_attached
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "a map made anew since the programs were pinned: they are loaded again, and only this build's are kept" {
+	local build
+	start_daemon
+	stop_daemon
+	build=$(programs_dir)
+	# what another build left, and a map its programs do not use
+	mkdir "$PINS/programs_0123456789abcdef"
+	rm "$PINS/revoke_names"
+	start_daemon
+	[ "$(status_field programs_adopted)" = no ]
+	[ "$(programs_dir)" = "$build" ]
+	revoke "$F"
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+}
+
+@test "a program pinned under another program's name is not adopted: all are loaded and pinned again" {
+	local dir
+	start_daemon
+	stop_daemon
+	dir=$PINS/$(programs_dir)
+	mv "$dir/revoke_file_open" "$dir/x"
+	mv "$dir/revoke_file_lock" "$dir/revoke_file_open"
+	start_daemon
+	[ "$(status_field programs_adopted)" = no ]
+	[ ! -e "$dir/x" ]
+	revoke "$F"
+	run "$PROBE" "$F" read
+	expect_lines "first open: EIO"
+	stop_daemon
+	start_daemon
+	[ "$(status_field programs_adopted)" = yes ]
 }

@@ -17,8 +17,7 @@ setup_file() {
 }
 
 setup() {
-	stop_daemon
-	rm -rf "$PINS"
+	unload_all
 	D=$(mktemp -d /tmp/aattack.XXXXXX)
 	chmod 755 "$D"
 	F=$(new_file)
@@ -32,13 +31,11 @@ teardown() {
 	for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
 	[ -z "$NEWDIR" ] || rmdir "$NEWDIR" 2>/dev/null || true
-	# unload disarms before the pins go: a link the kernel tears down
-	# late must not deny the next test's files (same loop device, same
-	# inode numbers)
-	[ -e /tmp/revoke-bpfd.pid ] || start_daemon >/dev/null 2>&1 || true
-	revoke-bpf unload --yes >/dev/null 2>&1 || true
+	# the maps are emptied before the links go: a link the kernel tears
+	# down late must not deny the next test's files (same loop device,
+	# same inode numbers)
 	stop_daemon KILL
-	rm -rf "$PINS"
+	unload_all
 	for p in $(awk -v d="$D" 'index($5, d) == 1 { print $5 }' \
 		   /proc/self/mountinfo | sort -r); do
 		umount -l "$p" 2>/dev/null || true

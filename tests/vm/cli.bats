@@ -52,16 +52,20 @@ load cli
 	[ "$(jq '.program | length' <<<"$output")" -eq 30 ]
 }
 
-@test "the maps and the attached programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
-	local progs
+@test "the maps, the attached programs' links and this build's programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
+	local progs build
 	revoke "$F"
 	progs=$(revoke-bpf status -v | sed -n 's/^program\.\([a-z0-9_]*\) *attached$/\1/p')
+	build=$(cd /sys/fs/bpf/revoke-bpf && echo programs_*)
+	[[ $build =~ ^programs_[0-9a-f]{16}$ ]]
 	run ls /sys/fs/bpf/revoke-bpf
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
 		revoke_layout revoke_names revoke_rdev_state revoke_reach revoke_reports \
 		revoke_state revoke_table revoked_rdev revoked_supers paused pause_devs pause_majors \
-		pause_slices pause_classes revoked_files $progs | sort)
+		pause_slices pause_classes revoked_files $build $progs | sort)
+	run ls "/sys/fs/bpf/revoke-bpf/$build"
+	expect_lines $(printf '%s\n' $progs | sort)
 }
 
 @test "add PATH says what it revoked" {

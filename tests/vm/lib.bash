@@ -63,10 +63,18 @@ stop_daemon() {
 	rm -f /tmp/revoke-bpfd.pid
 }
 
-# unload_all: lift every revocation by removing the pins (the daemon is stopped).
+# unload_all: stop the daemon and lift every revocation: every pinned map
+# made as a first start makes it, then every link detached and unpinned
+# (tests/helpers/pinreset).  This build's programs stay pinned, so the
+# next start takes them instead of loading them (src/store/progs.c): a
+# test of a first start removes /sys/fs/bpf/revoke-bpf itself.
 unload_all() {
 	stop_daemon
-	rm -rf /sys/fs/bpf/revoke-bpf
+	# what the declared state recorded names the set it was applied to
+	rm -f /run/revoke-bpf/declared.state
+	[ ! -d /sys/fs/bpf/revoke-bpf ] ||
+		"$REPO/build/tests/pinreset" /sys/fs/bpf/revoke-bpf ||
+		rm -rf /sys/fs/bpf/revoke-bpf
 }
 
 # Each suite starts with nothing loaded and a daemon of its own, and

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * progs.c - this build's loaded programs, kept pinned for the next start.
+ *
+ * Loading the enforcement programs is most of a start of revoke-bpfd: the
+ * verifier walks every path of 30 programs (4 to 8 s under emulation).
+ * So each program this build loads is also pinned, not attached, under
+ *	PIN_DIR/programs_<build>/<program name>
+ * where <build> hashes the object's ELF image and which programs the
+ * running kernel can attach.  A later start of the same build adopts
+ * them instead of loading: it loads the object's maps only (reusing the
+ * pinned ones, as always) and takes each program from its pin, after
+ * checking that it is an LSM program whose every map is one of those
+ * pinned maps.  Anything else (another build, a map made anew, a pin
+ * missing or not ours) means a full load, after which this build's
+ * programs replace every programs_* directory.
+ *
+ * Pins do not outlive the kernel (a BPF filesystem is in memory), so the
+ * running kernel, whose BTF the programs were relocated against, is the
+ * same for every start that finds them.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "features.h"
+#include "pins.h"
+#include "progs.h"
+#include "store.h"
+#include "revoke.skel.h"
+
+#define PROGS_PREFIX "programs_"
+
+static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The directory this build's programs are pinned in, for @rb->skipped. */
+static int progs_dir(const struct store *rb, char *buf, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	struct utsname u;
+	const void *elf;
+	size_t sz;
+	int n;
+
+	elf = revoke_bpf_skel__elf_bytes(&sz);
+	h = fnv1a(h, elf, sz);
+	h = fnv1a(h, rb->skipped, sizeof(rb->skipped));
+	/* libbpf relocated them, and is linked dynamically */
+	h = fnv1a(h, libbpf_version_string(), strlen(libbpf_version_string()));
+	if (!uname(&u)) {
+		h = fnv1a(h, u.release, strlen(u.release));
+		h = fnv1a(h, u.version, strlen(u.version));
+	}
+	n = snprintf(buf, len, "%s/" PROGS_PREFIX "%016llx", rb->pin_dir,
+		     (unsigned long long)h);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Is @path a directory only root (or we) can write to? */
+static bool dir_trusted(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode) &&
+	       (st.st_uid == 0 || st.st_uid == geteuid()) &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/**
+ * progs_map_ids() - note the id of every map of the object
+ * @rb: result (@map_ids, @nr_map_ids)
+ * @skel: opened, its maps reused from pins (before a load), or loaded
+ *
+ * Return: 0, -ESTALE if a map has no descriptor yet (it is made at
+ * load: not pinned before), or another negative errno.
+ */
+int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel)
+{
+	struct bpf_map *map;
+
+	rb->nr_map_ids = 0;
+	bpf_object__for_each_map(map, skel->obj) {
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_map__fd(map);
+
+		if (fd < 0 || rb->nr_map_ids == STORE_MAX_MAPS)
+			return -ESTALE;
+		if (bpf_obj_get_info_by_fd(fd, &info, &len))
+			return -errno;
+		rb->map_ids[rb->nr_map_ids++] = info.id;
+	}
+	return 0;
+}
+
+/* Is every map @info's program uses (@used) one of @rb's? */
+static bool maps_ours(const struct store *rb, const struct bpf_prog_info *info,
+		      const __u32 *used)
+{
+	int i, j;
+
+	if (info->nr_map_ids > STORE_MAX_MAPS)
+		return false;
+	for (i = 0; i < (int)info->nr_map_ids; i++) {
+		for (j = 0; j < rb->nr_map_ids && rb->map_ids[j] != used[i]; j++)
+			;
+		if (j == rb->nr_map_ids)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * progs_uses_our_maps() - does a program read and write @rb's maps only?
+ * @rb: the store, its @map_ids noted (progs_map_ids())
+ * @prog_fd: the program
+ *
+ * A program loaded against a map since unpinned and made anew would
+ * enforce what that old map says: such a program is neither adopted nor
+ * kept attached.
+ *
+ * Return: true if every map it uses is one of the object's.
+ */
+bool progs_uses_our_maps(const struct store *rb, int prog_fd)
+{
+	__u32 used[STORE_MAX_MAPS];
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	info.nr_map_ids = STORE_MAX_MAPS;
+	info.map_ids = (__u64)(unsigned long)used;
+	return !bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
+	       maps_ours(rb, &info, used);
+}
+
+/* The BTF id of the function program @prog of the object attaches to. */
+static __u32 hook_btf_id(const struct btf *btf, const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+	char fn[128];
+	int id;
+
+	if (strncmp(sec, "lsm/", 4) ||
+	    snprintf(fn, sizeof(fn), "bpf_lsm_%s", sec + 4) >= (int)sizeof(fn))
+		return 0;
+	id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
+	return id > 0 ? (__u32)id : 0;
+}
+
+/*
+ * Open the pinned program @name in @dir, if it is an LSM program named
+ * @name (the kernel keeps 15 characters), made to attach to @hook (the
+ * BTF id of its bpf_lsm_ function), that uses no map but @rb's.
+ */
+static int adopt_one(const struct store *rb, const char *dir,
+		     const char *name, __u32 hook)
+{
+	__u32 used[STORE_MAX_MAPS], len;
+	struct bpf_prog_info info;
+	int fd;
+
+	fd = revoke_pin_get(dir, name);
+	if (fd < 0)
+		return fd;
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = STORE_MAX_MAPS;
+	info.map_ids = (__u64)(unsigned long)used;
+	len = sizeof(info);
+	if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	    info.type == BPF_PROG_TYPE_LSM && hook &&
+	    info.attach_btf_id == hook &&
+	    !strncmp(info.name, name, sizeof(info.name) - 1) &&
+	    maps_ours(rb, &info, used))
+		return fd;
+	close(fd);
+	return -ESTALE;
+}
+
+static void progs_fds_close(struct store *rb)
+{
+	int i;
+
+	for (i = 0; i < REVOKE_NR_PROGS; i++) {
+		if (rb->prog_fd[i] >= 0)
+			close(rb->prog_fd[i]);
+		rb->prog_fd[i] = -1;
+	}
+}
+
+/**
+ * progs_adopt() - take this build's pinned programs instead of loading
+ * @rb: the store, its @skipped filled and every map of @skel reused
+ *	from its pin (so bpf_map__fd() is the pinned map's)
+ * @skel: opened, not loaded
+ * @btf: the running kernel's BTF, for the hooks' ids
+ *
+ * On success every program of @skel is set not to load (so loading the
+ * object makes its maps only) and @rb->prog_fd[] holds the pinned ones.
+ *
+ * Return: 0, or a negative errno (-ENOENT: none pinned, -ESTALE: not
+ * usable) with nothing changed: load the programs.
+ */
+int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
+		const struct btf *btf)
+{
+	struct bpf_program *prog;
+	char dir[PATH_MAX];
+	int i, fd, ret;
+
+	ret = progs_dir(rb, dir, sizeof(dir));
+	if (ret)
+		return ret;
+	if (!dir_trusted(dir))
+		return -ENOENT;
+	ret = progs_map_ids(rb, skel);
+	if (ret)
+		return ret;
+	bpf_object__for_each_program(prog, skel->obj) {
+		i = revoke_prog_index(bpf_program__name(prog));
+		if (i < 0 || rb->skipped[i])
+			continue;
+		fd = adopt_one(rb, dir, revoke_prog_names[i],
+			       hook_btf_id(btf, prog));
+		if (fd < 0) {
+			progs_fds_close(rb);
+			return fd;
+		}
+		rb->prog_fd[i] = fd;
+	}
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, false);
+	rb->progs_adopted = true;
+	return 0;
+}
+
+/* Remove the directory @name under @pin_dir and every pin in it. */
+static void remove_dir(const char *pin_dir, const char *name)
+{
+	char path[PATH_MAX], pin[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (revoke_pin_path(path, sizeof(path), pin_dir, name))
+		return;
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' &&
+		    !revoke_pin_path(pin, sizeof(pin), path, e->d_name))
+			unlink(pin);
+	closedir(d);
+	rmdir(path);
+}
+
+/**
+ * progs_remove() - unpin every build's kept programs
+ * @pin_dir: the pin directory
+ *
+ * Return: 0 (what cannot be removed is left).
+ */
+int progs_remove(const char *pin_dir)
+{
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(pin_dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		/* a folder, never a symlink to one */
+		if (e->d_type == DT_DIR &&
+		    !strncmp(e->d_name, PROGS_PREFIX, strlen(PROGS_PREFIX)))
+			remove_dir(pin_dir, e->d_name);
+	closedir(d);
+	return 0;
+}
+
+/**
+ * progs_keep() - keep the programs just loaded for the next start
+ * @rb: the store, its @skipped filled
+ * @skel: loaded
+ *
+ * Fills @rb->prog_fd[] and pins each program in this build's programs_*
+ * directory, in place of every other build's.  A pin that fails costs
+ * the next start a load, nothing else, so it is not an error.
+ *
+ * Return: 0, or a negative errno if a program's descriptor cannot be kept.
+ */
+int progs_keep(struct store *rb, struct revoke_bpf_skel *skel)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct bpf_program *prog;
+	int i, fd;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		i = revoke_prog_index(bpf_program__name(prog));
+		if (i < 0)
+			return -ENOENT;	/* not in revoke_prog_names: never attached */
+		if (rb->skipped[i])
+			continue;
+		fd = dup(bpf_program__fd(prog));
+		if (fd < 0) {
+			progs_fds_close(rb);
+			return -errno;
+		}
+		rb->prog_fd[i] = fd;
+	}
+	progs_remove(rb->pin_dir);
+	if (progs_dir(rb, dir, sizeof(dir)) || mkdir(dir, 0700))
+		return 0;
+	for (i = 0; i < REVOKE_NR_PROGS; i++)
+		if (rb->prog_fd[i] >= 0 &&
+		    !revoke_pin_path(path, sizeof(path), dir, revoke_prog_names[i]))
+			bpf_obj_pin(rb->prog_fd[i], path);
+	return 0;
+}
+
+/**
+ * progs_close() - drop the store's program descriptors (the pins stay)
+ * @rb: the store
+ */
+void progs_close(struct store *rb)
+{
+	progs_fds_close(rb);
+}
