@@ -65,6 +65,25 @@ const char *revoke_prog_hook(const struct bpf_program *prog)
 }
 
 /**
+ * revoke_btf_hook_id() - the BTF id of a kernel's LSM hook for BPF
+ * @btf: the kernel's BTF (btf__load_vmlinux_btf())
+ * @hook: the hook's name, e.g. "file_truncate"
+ *
+ * Return: the id of the function bpf_lsm_@hook in @btf (what a program
+ * attached to it has as attach_btf_id), or a value <= 0 if there is none.
+ */
+int revoke_btf_hook_id(const struct btf *btf, const char *hook)
+{
+	char name[128];
+	int n;
+
+	n = snprintf(name, sizeof(name), HOOK_FUNC_PREFIX "%s", hook);
+	if (n < 0 || (size_t)n >= sizeof(name))
+		return -1;
+	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+}
+
+/**
  * revoke_btf_has_hook() - does a kernel have an LSM hook for BPF?
  * @btf: the kernel's BTF (btf__load_vmlinux_btf())
  * @hook: the hook's name, e.g. "file_truncate"
@@ -73,13 +92,7 @@ const char *revoke_prog_hook(const struct bpf_program *prog)
  */
 bool revoke_btf_has_hook(const struct btf *btf, const char *hook)
 {
-	char name[128];
-	int n;
-
-	n = snprintf(name, sizeof(name), HOOK_FUNC_PREFIX "%s", hook);
-	if (n < 0 || (size_t)n >= sizeof(name))
-		return false;
-	return btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+	return revoke_btf_hook_id(btf, hook) > 0;
 }
 
 /**
@@ -93,13 +106,9 @@ bool revoke_btf_has_hook(const struct btf *btf, const char *hook)
 int revoke_btf_hook_nargs(const struct btf *btf, const char *hook)
 {
 	const struct btf_type *t;
-	char name[128];
-	int n, id;
+	int id;
 
-	n = snprintf(name, sizeof(name), HOOK_FUNC_PREFIX "%s", hook);
-	if (n < 0 || (size_t)n >= sizeof(name))
-		return -1;
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	id = revoke_btf_hook_id(btf, hook);
 	if (id <= 0)
 		return -1;
 	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);

@@ -15,6 +15,7 @@ struct bpf_object;
 struct bpf_program;
 
 const char *revoke_prog_hook(const struct bpf_program *prog);
+int revoke_btf_hook_id(const struct btf *btf, const char *hook);
 bool revoke_btf_has_hook(const struct btf *btf, const char *hook);
 int revoke_btf_hook_nargs(const struct btf *btf, const char *hook);
 bool revoke_btf_has_member(const struct btf *btf, const char *type,

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -89,6 +90,18 @@ int revoke_pin_path(char *buf, size_t len, const char *dir, const char *name)
 	int n = snprintf(buf, len, "%s/%s", dir, name);
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/**
+ * revoke_dir_root_only() - is this a folder of root's only root may write?
+ * @st: what lstat(2) said of it
+ *
+ * Return: true if it is: nobody else could unlink or plant a pin in it.
+ */
+bool revoke_dir_root_only(const struct stat *st)
+{
+	return S_ISDIR(st->st_mode) && st->st_uid == 0 &&
+	       !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
 /**
@@ -182,9 +195,10 @@ static int unpin_link(const char *path)
  * @pin_dir: the pin directory
  *
  * Detaches and unpins the links first, then removes the map pins, the
- * programs kept for the next start (progs.c) and the directory.  A program may still run for a while after its pin is gone
- * (the kernel frees links when it gets to it): call store_disarm()
- * first, so that it denies nothing meanwhile.
+ * programs kept for the next start (progs.c) and the directory.  A
+ * program may still run for a while after its pin is gone (the kernel
+ * frees links when it gets to it): call store_disarm() first, so that
+ * it denies nothing meanwhile.
  *
  * Return: 0, or the first negative errno met (the rest is still tried).
  */

@@ -20,5 +20,7 @@
 int revoke_pin_path(char *buf, size_t len, const char *dir, const char *name);
 int revoke_pin_get(const char *dir, const char *name);
 bool revoke_pinned(const char *dir, const char *name);
+struct stat;
+bool revoke_dir_root_only(const struct stat *st);
 
 #endif /* REVOKE_STORE_PINS_H */

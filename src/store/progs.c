@@ -6,13 +6,14 @@
  * verifier walks every path of 30 programs (4 to 8 s under emulation).
  * So each program this build loads is also pinned, not attached, under
  *	PIN_DIR/programs_<build>/<program name>
- * where <build> hashes the object's ELF image and which programs the
- * running kernel can attach.  A later start of the same build adopts
- * them instead of loading: it loads the object's maps only (reusing the
- * pinned ones, as always) and takes each program from its pin, after
- * checking that it is an LSM program whose every map is one of those
- * pinned maps.  Anything else (another build, a map made anew, a pin
- * missing or not ours) means a full load, after which this build's
+ * where <build> hashes the object's ELF image, which programs the
+ * running kernel can attach, libbpf's version and the kernel's release.
+ * A later start of the same build adopts them instead of loading: it
+ * loads the object's maps only (reusing the pinned ones, as always) and
+ * takes each program from its pin, after checking that it is an LSM
+ * program of its name, made for its own hook, whose every map is one of
+ * those pinned maps.  Anything else (another build, a map made anew, a
+ * pin missing or not ours) means a full load, after which this build's
  * programs replace every programs_* directory.
  *
  * Pins do not outlive the kernel (a BPF filesystem is in memory), so the
@@ -72,14 +73,12 @@ static int progs_dir(const struct store *rb, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* Is @path a directory only root (or we) can write to? */
+/* Is @path a folder of root's that only root may write? */
 static bool dir_trusted(const char *path)
 {
 	struct stat st;
 
-	return !lstat(path, &st) && S_ISDIR(st.st_mode) &&
-	       (st.st_uid == 0 || st.st_uid == geteuid()) &&
-	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+	return !lstat(path, &st) && revoke_dir_root_only(&st);
 }
 
 /**
@@ -109,13 +108,22 @@ int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel)
 	return 0;
 }
 
-/* Is every map @info's program uses (@used) one of @rb's? */
-static bool maps_ours(const struct store *rb, const struct bpf_prog_info *info,
-		      const __u32 *used)
+/*
+ * Read what the kernel says of program @fd into @info, with the ids of
+ * the maps it uses in @used; and are those maps all @rb's?
+ */
+static bool prog_info_maps_ours(const struct store *rb, int fd,
+				struct bpf_prog_info *info,
+				__u32 used[STORE_MAX_MAPS])
 {
+	__u32 len = sizeof(*info);
 	int i, j;
 
-	if (info->nr_map_ids > STORE_MAX_MAPS)
+	memset(info, 0, sizeof(*info));
+	info->nr_map_ids = STORE_MAX_MAPS;
+	info->map_ids = (__u64)(unsigned long)used;
+	if (bpf_obj_get_info_by_fd(fd, info, &len) ||
+	    info->nr_map_ids > STORE_MAX_MAPS)
 		return false;
 	for (i = 0; i < (int)info->nr_map_ids; i++) {
 		for (j = 0; j < rb->nr_map_ids && rb->map_ids[j] != used[i]; j++)
@@ -140,26 +148,17 @@ static bool maps_ours(const struct store *rb, const struct bpf_prog_info *info,
 bool progs_uses_our_maps(const struct store *rb, int prog_fd)
 {
 	__u32 used[STORE_MAX_MAPS];
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
+	struct bpf_prog_info info;
 
-	info.nr_map_ids = STORE_MAX_MAPS;
-	info.map_ids = (__u64)(unsigned long)used;
-	return !bpf_obj_get_info_by_fd(prog_fd, &info, &len) &&
-	       maps_ours(rb, &info, used);
+	return prog_info_maps_ours(rb, prog_fd, &info, used);
 }
 
 /* The BTF id of the function program @prog of the object attaches to. */
 static __u32 hook_btf_id(const struct btf *btf, const struct bpf_program *prog)
 {
-	const char *sec = bpf_program__section_name(prog);
-	char fn[128];
-	int id;
+	const char *hook = revoke_prog_hook(prog);
+	int id = hook ? revoke_btf_hook_id(btf, hook) : 0;
 
-	if (strncmp(sec, "lsm/", 4) ||
-	    snprintf(fn, sizeof(fn), "bpf_lsm_%s", sec + 4) >= (int)sizeof(fn))
-		return 0;
-	id = btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC);
 	return id > 0 ? (__u32)id : 0;
 }
 
@@ -171,28 +170,27 @@ static __u32 hook_btf_id(const struct btf *btf, const struct bpf_program *prog)
 static int adopt_one(const struct store *rb, const char *dir,
 		     const char *name, __u32 hook)
 {
-	__u32 used[STORE_MAX_MAPS], len;
+	__u32 used[STORE_MAX_MAPS];
 	struct bpf_prog_info info;
 	int fd;
 
 	fd = revoke_pin_get(dir, name);
 	if (fd < 0)
 		return fd;
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = STORE_MAX_MAPS;
-	info.map_ids = (__u64)(unsigned long)used;
-	len = sizeof(info);
-	if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+	if (prog_info_maps_ours(rb, fd, &info, used) &&
 	    info.type == BPF_PROG_TYPE_LSM && hook &&
 	    info.attach_btf_id == hook &&
-	    !strncmp(info.name, name, sizeof(info.name) - 1) &&
-	    maps_ours(rb, &info, used))
+	    !strncmp(info.name, name, sizeof(info.name) - 1))
 		return fd;
 	close(fd);
 	return -ESTALE;
 }
 
-static void progs_fds_close(struct store *rb)
+/**
+ * progs_close() - drop the store's program descriptors (the pins stay)
+ * @rb: the store
+ */
+void progs_close(struct store *rb)
 {
 	int i;
 
@@ -238,7 +236,7 @@ int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
 		fd = adopt_one(rb, dir, revoke_prog_names[i],
 			       hook_btf_id(btf, prog));
 		if (fd < 0) {
-			progs_fds_close(rb);
+			progs_close(rb);
 			return fd;
 		}
 		rb->prog_fd[i] = fd;
@@ -317,7 +315,7 @@ int progs_keep(struct store *rb, struct revoke_bpf_skel *skel)
 			continue;
 		fd = dup(bpf_program__fd(prog));
 		if (fd < 0) {
-			progs_fds_close(rb);
+			progs_close(rb);
 			return -errno;
 		}
 		rb->prog_fd[i] = fd;
@@ -330,13 +328,4 @@ int progs_keep(struct store *rb, struct revoke_bpf_skel *skel)
 		    !revoke_pin_path(path, sizeof(path), dir, revoke_prog_names[i]))
 			bpf_obj_pin(rb->prog_fd[i], path);
 	return 0;
-}
-
-/**
- * progs_close() - drop the store's program descriptors (the pins stay)
- * @rb: the store
- */
-void progs_close(struct store *rb)
-{
-	progs_fds_close(rb);
 }

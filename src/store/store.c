@@ -100,8 +100,7 @@ static int pin_dir_trusted(const char *pin_dir, char *err, size_t errlen)
 			 strerror(errno));
 		return -errno;
 	}
-	if (!S_ISDIR(st.st_mode) || st.st_uid != 0 ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+	if (!revoke_dir_root_only(&st)) {
 		snprintf(err, errlen,
 			 "%s is not a folder of root's that only root may write "
 			 "(owner uid %u, mode %04o): someone else could lift "
