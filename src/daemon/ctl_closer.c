@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "ctl_closer.h"
 
 /* one descriptor to close; @tag, if not -1, is reported once it is */
@@ -42,10 +43,7 @@ struct ctl_close_item {
  */
 uint64_t ctl_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 + 1;
+	return revoke_now_us() / 1000 + 1;
 }
 
 static void ctl_closer_on_kick(int sig)

@@ -115,14 +115,11 @@ void notify_ready(struct daemon *d)
 void notify_reloading(struct daemon *d)
 {
 	char msg[64];
-	struct timespec ts;
 
 	if (!d->notify.listening)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(msg, sizeof(msg), "RELOADING=1\nMONOTONIC_USEC=%llu",
-		 (unsigned long long)ts.tv_sec * 1000000ull +
-		 (unsigned long long)ts.tv_nsec / 1000);
+		 (unsigned long long)revoke_now_us());
 	notify_send(msg);
 }
 
