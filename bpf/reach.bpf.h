@@ -33,6 +33,14 @@
 #define TTY_ALIAS_TTY0 REACH_KDEV(4, 0)
 #define UNIX98_PTY_SLAVE_MAJOR 136
 #define TIOCVHANGUP 0x5437
+
+/* Is @rdev a tty alias (/dev/tty, /dev/console, /dev/tty0)? */
+static __always_inline bool tty_alias(__u32 rdev)
+{
+	return rdev == TTY_ALIAS_TTY || rdev == TTY_ALIAS_CONSOLE ||
+	       rdev == TTY_ALIAS_TTY0;
+}
+
 /* uapi/linux/loop.h */
 #define LOOP_SET_FD 0x4C00
 #define LOOP_CHANGE_FD 0x4C06
@@ -97,8 +105,7 @@ static __always_inline int check_tty(struct file *file, struct inode *inode,
 
 	if (daemon_hangup(inode, hook, arg))
 		return 1;
-	if (rdev != TTY_ALIAS_TTY && rdev != TTY_ALIAS_CONSOLE &&
-	    rdev != TTY_ALIAS_TTY0)
+	if (!tty_alias(rdev))
 		return 0;
 	if ((inode->i_mode & S_IFMT) != S_IFCHR)
 		return 0;

@@ -333,8 +333,7 @@ static __always_inline int check_plain_inode(struct inode *inode, __u32 hook,
 	if (hook == REVOKE_HOOK_FILE_IOCTL && arg == TIOCVHANGUP)
 		return 1;
 	rdev = inode->i_rdev;
-	if (rdev == TTY_ALIAS_TTY || rdev == TTY_ALIAS_CONSOLE ||
-	    rdev == TTY_ALIAS_TTY0)
+	if (tty_alias(rdev))
 		return 1;
 	sb = inode->i_sb;
 	magic = sb->s_magic;
@@ -377,9 +376,7 @@ static __always_inline bool pause_may_name(struct inode *inode)
 
 	if (fmt != S_IFCHR && fmt != S_IFBLK)
 		return false;
-	if (fmt == S_IFCHR && (rdev == TTY_ALIAS_TTY ||
-			       rdev == TTY_ALIAS_CONSOLE ||
-			       rdev == TTY_ALIAS_TTY0))
+	if (fmt == S_IFCHR && tty_alias(rdev))
 		return true;
 	return pause_major_marked(rdev);
 }
