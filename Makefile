@@ -146,6 +146,7 @@ $(BUILD)/bench/%.bpf.o: bench/%.bpf.c vmlinux.h | $(BUILD)/bench
 $(BUILD)/obj/store/store.o $(BUILD)/obj/store/armed.o $(BUILD)/obj/store/attach.o \
 	$(BUILD)/obj/store/progs.o: $(BUILD)/revoke.skel.h
 $(BUILD)/obj/pipeline/holders.o $(BUILD)/obj/pipeline/holders_fs.o \
+$(BUILD)/obj/pipeline/holders_load.o \
 $(BUILD)/obj/pipeline/pipeline_file.o: $(BUILD)/holders.skel.h
 
 $(BUILD)/obj/%.o: src/%.c

@@ -436,6 +436,10 @@ static int start(struct daemon *d, const struct options *o)
 			 "seccomp cannot have calls injected and is killed by "
 			 "the holders policy instead of released; give its unit "
 			 "no SystemCallFilter= or other seccomp setting\n");
+	if (d->pipeline.ready)
+		log_info("%s\n", d->pipeline.holders.adopted ?
+			 "took the holder iterators from their pins" :
+			 "loaded the holder iterators");
 	if (!d->pipeline.ready)
 		log_warn("%s; revocation will deny new operations but not "
 			"find holders, wake waiters or replace mappings\n",

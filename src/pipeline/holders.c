@@ -23,75 +23,6 @@
 #include "inject/inject.h"
 #include "holders.skel.h"
 
-/**
- * holders_open() - load the holder iterators
- * @h: result
- * @store: the store, whose "revoke_layout" map the iterators share to
- *	name files as the hooks do; NULL for one of the iterators' own
- * @err: on failure, a one-line reason
- * @errlen: size of @err
- *
- * Return: 0 or a negative errno.
- */
-int holders_open(struct holders *h, const struct store *store, char *err,
-		 size_t errlen)
-{
-	int ret;
-
-	memset(h, 0, sizeof(*h));
-	h->skel = holders_bpf_skel__open();
-	if (h->skel && store &&
-	    store_layout_share(store, h->skel->maps.revoke_layout)) {
-		holders_bpf_skel__destroy(h->skel);
-		h->skel = NULL;
-	}
-	if (h->skel && holders_bpf_skel__load(h->skel)) {
-		holders_bpf_skel__destroy(h->skel);
-		h->skel = NULL;
-	}
-	if (!h->skel) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot load the holder iterators "
-			 "(iter/task_file, iter/task_vma, iter/task with "
-			 "bpf_task_pt_regs; Linux 5.15 or later): %s",
-			 strerror(-ret));
-		return ret;
-	}
-	h->fds_link = bpf_program__attach_iter(h->skel->progs.revoke_holder_fds,
-					       NULL);
-	h->vmas_link = bpf_program__attach_iter(h->skel->progs.revoke_holder_vmas,
-						NULL);
-	h->threads_link =
-		bpf_program__attach_iter(h->skel->progs.revoke_holder_threads,
-					 NULL);
-	h->regrings_link =
-		bpf_program__attach_iter(h->skel->progs.revoke_holder_regrings,
-					 NULL);
-	h->fsrefs_link =
-		bpf_program__attach_iter(h->skel->progs.revoke_holder_fsrefs,
-					 NULL);
-	if (!h->fds_link || !h->vmas_link || !h->threads_link ||
-	    !h->regrings_link || !h->fsrefs_link) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot attach the holder iterators: %s",
-			 strerror(-ret));
-		holders_close(h);
-		return ret;
-	}
-	return 0;
-}
-
-void holders_close(struct holders *h)
-{
-	bpf_link__destroy(h->fds_link);
-	bpf_link__destroy(h->vmas_link);
-	bpf_link__destroy(h->threads_link);
-	bpf_link__destroy(h->regrings_link);
-	bpf_link__destroy(h->fsrefs_link);
-	holders_bpf_skel__destroy(h->skel);
-	memset(h, 0, sizeof(*h));
-}
-
 static struct holder_proc *proc_of(struct holder_set *set,
 				   const struct revoke_holder *rec)
 {
@@ -221,7 +152,7 @@ static int add_record(struct holder_set *set, const struct revoke_holder *rec)
  * Read one iterator to its end, passing each record of @size bytes to
  * @add with @ctx; stop at the first error @add returns.
  */
-int holders_run_iter(struct bpf_link *link, size_t size,
+int holders_run_iter(int link, size_t size,
 		     int (*add)(void *ctx, const void *rec), void *ctx)
 {
 	char buf[16384] __attribute__((aligned(8)));
@@ -229,7 +160,7 @@ int holders_run_iter(struct bpf_link *link, size_t size,
 	ssize_t n;
 	int fd, err = 0;
 
-	fd = bpf_iter_create(bpf_link__fd(link));
+	fd = bpf_iter_create(link);
 	if (fd < 0)
 		return -errno;
 	for (;;) {
@@ -269,8 +200,7 @@ static int add_holder(void *set, const void *rec)
  * pipeline stops and rescans (see plan_holder() in pipeline.c).
  */
 int holders_search(struct holders *h, int map, const void *key,
-		   struct bpf_link *fds, struct bpf_link *regrings,
-		   struct bpf_link *vmas, bool may_skip_vmas,
+		   int fds, int regrings, int vmas, bool may_skip_vmas,
 		   struct holder_set *set)
 {
 	__u32 one = 1;
@@ -280,9 +210,9 @@ int holders_search(struct holders *h, int map, const void *key,
 	if (bpf_map_update_elem(map, key, &one, BPF_ANY))
 		return -errno;
 	h->skel->bss->holder_maybe_mapped = 0;
-	err = fds ? holders_run_iter(fds, sizeof(struct revoke_holder), add_holder, set) :
-		    0;
-	if (!err && regrings)
+	err = fds >= 0 ? holders_run_iter(fds, sizeof(struct revoke_holder),
+					  add_holder, set) : 0;
+	if (!err && regrings >= 0)
 		err = holders_run_iter(regrings, sizeof(struct revoke_holder),
 			       add_holder, set);
 	if (!err && (!may_skip_vmas || !set->nfds ||
@@ -331,14 +261,11 @@ int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 			      false, set);
 }
 
-/* An iterator of @prog over the threads of process @tgid only. */
-static struct bpf_link *attach_one(struct bpf_program *prog, pid_t tgid)
+/* Close a link, if open. */
+static void close_link(int fd)
 {
-	union bpf_iter_link_info linfo = { .task.pid = (__u32)tgid };
-	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo,
-		    .link_info_len = sizeof(linfo));
-
-	return bpf_program__attach_iter(prog, &opts);
+	if (fd >= 0)
+		close(fd);
 }
 
 /**
@@ -358,28 +285,26 @@ static struct bpf_link *attach_one(struct bpf_program *prog, pid_t tgid)
 int holders_scan(struct holders *h, const struct revoke_key *key, pid_t tgid,
 		 bool with_fds, struct holder_set *set)
 {
-	struct bpf_link *fds = NULL, *regrings = NULL, *vmas;
+	int fds = -1, regrings = -1, vmas;
 	int err;
 
 	memset(set, 0, sizeof(*set));
-	vmas = attach_one(h->skel->progs.revoke_holder_vmas, tgid);
-	if (!vmas)
-		return -errno;
+	vmas = holders_iter_link(h->prog_fd[HOLDERS_VMAS], tgid);
+	if (vmas < 0)
+		return vmas;
 	if (with_fds) {
-		fds = attach_one(h->skel->progs.revoke_holder_fds, tgid);
-		regrings = attach_one(h->skel->progs.revoke_holder_regrings,
-				      tgid);
-		if (!fds || !regrings) {
-			err = -errno;
+		fds = holders_iter_link(h->prog_fd[HOLDERS_FDS], tgid);
+		regrings = holders_iter_link(h->prog_fd[HOLDERS_REGRINGS], tgid);
+		err = fds < 0 ? fds : regrings;
+		if (err < 0)
 			goto out;
-		}
 	}
 	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_targets), key,
 			     fds, regrings, vmas, false, set);
 out:
-	bpf_link__destroy(regrings);
-	bpf_link__destroy(fds);
-	bpf_link__destroy(vmas);
+	close_link(regrings);
+	close_link(fds);
+	close_link(vmas);
 	return err;
 }
 
@@ -583,15 +508,16 @@ void holder_set_free(struct holder_set *set)
  */
 int holders_ident(struct holders *h, int fd, struct revoke_ident *id)
 {
-	struct bpf_link *link;
 	ssize_t n;
-	int it, ret = 0;
+	int link, it, ret = 0;
 
 	h->skel->data->ident_fd = fd;
-	link = attach_one(h->skel->progs.revoke_ident, getpid());
-	if (!link)
-		return -errno;
-	it = bpf_iter_create(bpf_link__fd(link));
+	link = holders_iter_link(h->prog_fd[HOLDERS_IDENT], getpid());
+	if (link < 0) {
+		h->skel->data->ident_fd = -1;
+		return link;
+	}
+	it = bpf_iter_create(link);
 	if (it < 0) {
 		ret = -errno;
 		goto out;
@@ -605,7 +531,7 @@ int holders_ident(struct holders *h, int fd, struct revoke_ident *id)
 		ret = -EBADF;
 	close(it);
 out:
-	bpf_link__destroy(link);
+	close(link);
 	h->skel->data->ident_fd = -1;
 	return ret;
 }

@@ -14,11 +14,26 @@
 #include "revoke_bpf.h"
 
 struct holders_bpf_skel;
-struct bpf_link;
+struct store;
+
+/* The iterator programs, in struct holders' @prog_fd[] */
+enum holders_prog {
+	HOLDERS_FDS,
+	HOLDERS_VMAS,
+	HOLDERS_THREADS,
+	HOLDERS_REGRINGS,
+	HOLDERS_FSREFS,
+	HOLDERS_IDENT,
+	HOLDERS_NR_PROGS
+};
 
 /**
- * struct holders - the loaded iterators
- * @skel: their skeleton
+ * struct holders - the loaded iterators (holders_load.c)
+ * @skel: their skeleton: their maps (with the programs, unless adopted)
+ * @prog_fd: the programs, loaded or taken from their pins
+ * @adopted: taken from their pins, not loaded
+ * @shared_layout: their revoke_layout is the store's
+ * @kept_fd: the folder they are kept in, locked for this daemon, or -1
  * @fds_link: the iter/task_file link
  * @vmas_link: the iter/task_vma link
  * @threads_link: the iter/task link (threads and their system calls)
@@ -29,11 +44,15 @@ struct bpf_link;
  */
 struct holders {
 	struct holders_bpf_skel *skel;
-	struct bpf_link *fds_link;
-	struct bpf_link *vmas_link;
-	struct bpf_link *threads_link;
-	struct bpf_link *regrings_link;
-	struct bpf_link *fsrefs_link;
+	int prog_fd[HOLDERS_NR_PROGS];
+	bool adopted;
+	bool shared_layout;
+	int kept_fd;
+	int fds_link;
+	int vmas_link;
+	int threads_link;
+	int regrings_link;
+	int fsrefs_link;
 };
 
 /**
@@ -136,7 +155,6 @@ struct holder_threads {
 	size_t cap;
 };
 
-struct store;
 int holders_open(struct holders *h, const struct store *store, char *err,
 		 size_t errlen);
 int holders_ident(struct holders *h, int fd, struct revoke_ident *id);
@@ -215,12 +233,12 @@ const struct holder_task *holder_fsrefs_task(const struct holder_fsrefs *refs,
 void holder_fsrefs_free(struct holder_fsrefs *refs);
 const char *holder_fsref_name(uint32_t kind);
 
-/* Between holders.c and holders_fs.c only. */
+/* Between the holders*.c files only. */
 int holders_search(struct holders *h, int map, const void *key,
-		   struct bpf_link *fds, struct bpf_link *regrings,
-		   struct bpf_link *vmas, bool may_skip_vmas,
+		   int fds, int regrings, int vmas, bool may_skip_vmas,
 		   struct holder_set *set);
-int holders_run_iter(struct bpf_link *link, size_t size,
+int holders_iter_link(int prog_fd, pid_t tgid);
+int holders_run_iter(int link, size_t size,
 		     int (*add)(void *ctx, const void *rec), void *ctx);
 
 #endif /* REVOKE_HOLDERS_H */

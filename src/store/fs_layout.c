@@ -185,6 +185,29 @@ static const struct {
 	{ "overlay", REVOKE_LAYOUT_OVL, fs_layout_overlayfs },
 };
 
+/*
+ * Is filesystem type @name registered (/proc/filesystems): built in, or
+ * its module loaded?  Each part's module is named after its type.
+ */
+static bool fs_registered(const char *name)
+{
+	char line[128], *type;
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/filesystems", "re");
+	if (!f)
+		return true;	/* cannot tell: look */
+	while (!found && fgets(line, sizeof(line), f)) {
+		type = strchr(line, '\t');
+		type = type ? type + 1 : line;
+		type[strcspn(type, "\n")] = '\0';
+		found = !strcmp(type, name);
+	}
+	fclose(f);
+	return found;
+}
+
 /**
  * fs_layout_update() - fill in the parts of "revoke_layout" still unknown
  * @fd: the revoke_layout map
@@ -220,7 +243,8 @@ int fs_layout_update(int fd, bool builtin)
 		snprintf(path, sizeof(path), "/sys/kernel/btf/%s",
 			 parts[i].module);
 		loaded = !access(path, R_OK);
-		if (!loaded && !builtin)
+		/* built in (or a module without BTF): in vmlinux's, if anywhere */
+		if (!loaded && (!builtin || !fs_registered(parts[i].module)))
 			continue;
 		if (!vmlinux)
 			vmlinux = btf__load_vmlinux_btf();

@@ -39,7 +39,6 @@
 #include "store.h"
 #include "revoke.skel.h"
 
-#define PROGS_PREFIX "programs_"
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -50,31 +49,58 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* The directory this build's programs are pinned in, for @rb->skipped. */
-static int progs_dir(const struct store *rb, char *buf, size_t len)
+/**
+ * progs_folder() - the folder a build's programs are kept in
+ * @pin_dir: the pin directory
+ * @prefix: which object's ("programs_", "iterators_")
+ * @elf: the object's ELF image, @sz bytes
+ * @extra: anything else its programs depend on, @extra_len bytes
+ * @buf: the path, @len bytes
+ *
+ * The name is @prefix and a hash of the image, @extra, libbpf's version
+ * (libbpf relocated the programs, and is linked dynamically) and the
+ * running kernel's release and version.
+ *
+ * Return: 0 or -ENAMETOOLONG.
+ */
+int progs_folder(const char *pin_dir, const char *prefix, const void *elf,
+		 size_t sz, const void *extra, size_t extra_len, char *buf,
+		 size_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	struct utsname u;
-	const void *elf;
-	size_t sz;
 	int n;
 
-	elf = revoke_bpf_skel__elf_bytes(&sz);
 	h = fnv1a(h, elf, sz);
-	h = fnv1a(h, rb->skipped, sizeof(rb->skipped));
-	/* libbpf relocated them, and is linked dynamically */
+	h = fnv1a(h, extra, extra_len);
 	h = fnv1a(h, libbpf_version_string(), strlen(libbpf_version_string()));
 	if (!uname(&u)) {
 		h = fnv1a(h, u.release, strlen(u.release));
 		h = fnv1a(h, u.version, strlen(u.version));
 	}
-	n = snprintf(buf, len, "%s/" PROGS_PREFIX "%016llx", rb->pin_dir,
+	n = snprintf(buf, len, "%s/%s%016llx", pin_dir, prefix,
 		     (unsigned long long)h);
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* Is @path a folder of root's that only root may write? */
-static bool dir_trusted(const char *path)
+/* The folder this build's enforcement programs are kept in. */
+static int progs_dir(const struct store *rb, char *buf, size_t len)
+{
+	const void *elf;
+	size_t sz;
+
+	elf = revoke_bpf_skel__elf_bytes(&sz);
+	return progs_folder(rb->pin_dir, PROGS_PREFIX, elf, sz, rb->skipped,
+			    sizeof(rb->skipped), buf, len);
+}
+
+/**
+ * progs_folder_trusted() - is @path a folder of root's only root may write?
+ * @path: a folder progs_folder() named
+ *
+ * Return: true if its programs may be adopted.
+ */
+bool progs_folder_trusted(const char *path)
 {
 	struct stat st;
 
@@ -110,11 +136,11 @@ int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel)
 
 /*
  * Read what the kernel says of program @fd into @info, with the ids of
- * the maps it uses in @used; and are those maps all @rb's?
+ * the maps it uses in @used; and is each of those maps one of @ids[@n]?
  */
-static bool prog_info_maps_ours(const struct store *rb, int fd,
-				struct bpf_prog_info *info,
-				__u32 used[STORE_MAX_MAPS])
+static bool prog_info_maps_in(int fd, const __u32 *ids, int n,
+			      struct bpf_prog_info *info,
+			      __u32 used[STORE_MAX_MAPS])
 {
 	__u32 len = sizeof(*info);
 	int i, j;
@@ -126,9 +152,9 @@ static bool prog_info_maps_ours(const struct store *rb, int fd,
 	    info->nr_map_ids > STORE_MAX_MAPS)
 		return false;
 	for (i = 0; i < (int)info->nr_map_ids; i++) {
-		for (j = 0; j < rb->nr_map_ids && rb->map_ids[j] != used[i]; j++)
+		for (j = 0; j < n && ids[j] != used[i]; j++)
 			;
-		if (j == rb->nr_map_ids)
+		if (j == n)
 			return false;
 	}
 	return true;
@@ -150,7 +176,8 @@ bool progs_uses_our_maps(const struct store *rb, int prog_fd)
 	__u32 used[STORE_MAX_MAPS];
 	struct bpf_prog_info info;
 
-	return prog_info_maps_ours(rb, prog_fd, &info, used);
+	return prog_info_maps_in(prog_fd, rb->map_ids, rb->nr_map_ids, &info,
+				 used);
 }
 
 /* The BTF id of the function program @prog of the object attaches to. */
@@ -162,25 +189,47 @@ static __u32 hook_btf_id(const struct btf *btf, const struct bpf_program *prog)
 	return id > 0 ? (__u32)id : 0;
 }
 
-/*
- * Open the pinned program @name in @dir, if it is an LSM program named
- * @name (the kernel keeps 15 characters), made to attach to @hook (the
- * BTF id of its bpf_lsm_ function), that uses no map but @rb's.
+/**
+ * progs_pinned() - open a kept program, if it is what its name says
+ * @dir: the folder progs_folder() named
+ * @name: the program's name (the kernel keeps 15 characters)
+ * @type: its type
+ * @ids: the ids of the maps it may use, @n of them
+ * @info: what the kernel says of it
+ *
+ * Return: its descriptor, -ENOENT if not pinned, or -ESTALE if it is not
+ * a program of @type named @name that uses no map but those of @ids.
  */
-static int adopt_one(const struct store *rb, const char *dir,
-		     const char *name, __u32 hook)
+int progs_pinned(const char *dir, const char *name, __u32 type,
+		 const __u32 *ids, int n, struct bpf_prog_info *info)
 {
 	__u32 used[STORE_MAX_MAPS];
-	struct bpf_prog_info info;
 	int fd;
 
 	fd = revoke_pin_get(dir, name);
 	if (fd < 0)
 		return fd;
-	if (prog_info_maps_ours(rb, fd, &info, used) &&
-	    info.type == BPF_PROG_TYPE_LSM && hook &&
-	    info.attach_btf_id == hook &&
-	    !strncmp(info.name, name, sizeof(info.name) - 1))
+	if (prog_info_maps_in(fd, ids, n, info, used) && info->type == type &&
+	    !strncmp(info->name, name, sizeof(info->name) - 1))
+		return fd;
+	close(fd);
+	return -ESTALE;
+}
+
+/*
+ * Open the pinned program @name in @dir, if it is an LSM program named
+ * @name, made to attach to @hook (the BTF id of its bpf_lsm_ function),
+ * that uses no map but @rb's.
+ */
+static int adopt_one(const struct store *rb, const char *dir,
+		     const char *name, __u32 hook)
+{
+	struct bpf_prog_info info;
+	int fd;
+
+	fd = progs_pinned(dir, name, BPF_PROG_TYPE_LSM, rb->map_ids,
+			  rb->nr_map_ids, &info);
+	if (fd < 0 || (hook && info.attach_btf_id == hook))
 		return fd;
 	close(fd);
 	return -ESTALE;
@@ -224,7 +273,7 @@ int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
 	ret = progs_dir(rb, dir, sizeof(dir));
 	if (ret)
 		return ret;
-	if (!dir_trusted(dir))
+	if (!progs_folder_trusted(dir))
 		return -ENOENT;
 	ret = progs_map_ids(rb, skel);
 	if (ret)
@@ -268,6 +317,27 @@ static void remove_dir(const char *pin_dir, const char *name)
 }
 
 /**
+ * progs_remove_kept() - unpin every build's kept programs of one object
+ * @pin_dir: the pin directory
+ * @prefix: the object's, as given to progs_folder()
+ */
+void progs_remove_kept(const char *pin_dir, const char *prefix)
+{
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(pin_dir);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		/* a folder, never a symlink to one */
+		if (e->d_type == DT_DIR &&
+		    !strncmp(e->d_name, prefix, strlen(prefix)))
+			remove_dir(pin_dir, e->d_name);
+	closedir(d);
+}
+
+/**
  * progs_remove() - unpin every build's kept programs
  * @pin_dir: the pin directory
  *
@@ -275,18 +345,8 @@ static void remove_dir(const char *pin_dir, const char *name)
  */
 int progs_remove(const char *pin_dir)
 {
-	struct dirent *e;
-	DIR *d;
-
-	d = opendir(pin_dir);
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		/* a folder, never a symlink to one */
-		if (e->d_type == DT_DIR &&
-		    !strncmp(e->d_name, PROGS_PREFIX, strlen(PROGS_PREFIX)))
-			remove_dir(pin_dir, e->d_name);
-	closedir(d);
+	progs_remove_kept(pin_dir, PROGS_PREFIX);
+	progs_remove_kept(pin_dir, ITERS_PREFIX);
 	return 0;
 }
 
@@ -320,7 +380,7 @@ int progs_keep(struct store *rb, struct revoke_bpf_skel *skel)
 		}
 		rb->prog_fd[i] = fd;
 	}
-	progs_remove(rb->pin_dir);
+	progs_remove_kept(rb->pin_dir, PROGS_PREFIX);
 	if (progs_dir(rb, dir, sizeof(dir)) || mkdir(dir, 0700))
 		return 0;
 	for (i = 0; i < REVOKE_NR_PROGS; i++)

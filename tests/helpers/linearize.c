@@ -15,7 +15,9 @@
  * until every thread has succeeded again, sleep a random 0-5 ms, run
  * "revoke-bpf add PATH" and note when it returned (T), let the threads go
  * on for 5 ms, then count every thread whose latest success started
- * after T: a violation.  Prints
+ * after T: a violation.  The workers then rest (sleep 1 ms at a time, no
+ * operation) until the next trial's del has returned: the denials between
+ * two trials would only keep the guest's one CPU from the daemon.  Prints
  *
  *	trials N violations V operations_ok K operations_denied D
  *
@@ -48,6 +50,7 @@ struct worker_log {
 } __attribute__((aligned(64)));
 
 static struct worker_log *logs;
+static _Atomic int *go;		/* shared: 0 while the workers rest */
 static const char *path;
 static int fd;
 static unsigned int pause_us = 100;
@@ -118,6 +121,10 @@ static void *worker(void *arg)
 	uint64_t start;
 
 	for (;;) {
+		if (!atomic_load(go)) {
+			usleep(1000);
+			continue;
+		}
 		start = now_ns();
 		if (op() == 0) {
 			atomic_store(&log->last_ok_start, start);
@@ -221,12 +228,14 @@ int main(int argc, char **argv)
 	procs = parse(argv[i + 2], "PROCS", MAX_WORKERS);
 	threads = parse(argv[i + 3], "THREADS", MAX_WORKERS / procs);
 	n = procs * threads;
-	logs = mmap(NULL, sizeof(*logs) * n, PROT_READ | PROT_WRITE,
+	logs = mmap(NULL, sizeof(*logs) * (n + 1), PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (logs == MAP_FAILED) {
 		perror("mmap");
 		return 1;
 	}
+	go = (_Atomic int *)&logs[n];
+	atomic_store(go, 1);
 	for (i = 0; i < procs; i++) {
 		pid_t pid = fork();
 
@@ -243,6 +252,7 @@ int main(int argc, char **argv)
 		since = now_ns();
 		if (t && run("del"))
 			break;
+		atomic_store(go, 1);
 		if (wait_all_ok(n, since))
 			break;
 		usleep(rand() % 5000);
@@ -262,6 +272,7 @@ int main(int argc, char **argv)
 					(atomic_load(&logs[i].last_ok_start) - returned));
 				violations++;
 			}
+		atomic_store(go, 0);
 	}
 	for (i = 0; i < n; i++) {
 		ok += atomic_load(&logs[i].ok);

@@ -223,6 +223,37 @@ programs_dir() { (cd "$PINS" && echo programs_*); }
 	expect_lines "first open: EIO"
 }
 
+@test "a restart of the same build takes the holder iterators from their pins, and they find a holder" {
+	start_daemon
+	stop_daemon
+	: >"$DAEMON_LOG"
+	start_daemon
+	grep -qx "revoke-bpfd: took the holder iterators from their pins" "$DAEMON_LOG"
+	start_holder "$BATS_TEST_TMPDIR/h.out" hold "$F"
+	run revoke-bpf --json holders "$F"
+	kill "$HOLDER_PID"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c ".[] | select(.pid == $HOLDER_PID) | [.user, .access]" <<<"$output")" = '["root","f"]' ]
+}
+
+@test "holder iterators pinned under each other's names are not adopted: they are loaded and pinned again" {
+	local dir
+	start_daemon
+	stop_daemon
+	dir=$(echo "$PINS"/iterators_*)
+	mv "$dir/revoke_holder_fds" "$dir/x"
+	mv "$dir/revoke_holder_vmas" "$dir/revoke_holder_fds"
+	: >"$DAEMON_LOG"
+	start_daemon
+	grep -qx "revoke-bpfd: loaded the holder iterators" "$DAEMON_LOG"
+	[ ! -e "$dir/x" ]
+	stop_daemon
+	: >"$DAEMON_LOG"
+	start_daemon
+	grep -qx "revoke-bpfd: took the holder iterators from their pins" "$DAEMON_LOG"
+}
+
 @test "a map made anew since the programs were pinned: they are loaded again, and only this build's are kept" {
 	local build
 	start_daemon

@@ -53,19 +53,27 @@ load cli
 }
 
 @test "the maps, the attached programs' links and this build's programs are pinned under /sys/fs/bpf/revoke-bpf, skipped ones not" {
-	local progs build
+	local progs build iters
 	revoke "$F"
 	progs=$(revoke-bpf status -v | sed -n 's/^program\.\([a-z0-9_]*\) *attached$/\1/p')
 	build=$(cd /sys/fs/bpf/revoke-bpf && echo programs_*)
 	[[ $build =~ ^programs_[0-9a-f]{16}$ ]]
+	iters=$(cd /sys/fs/bpf/revoke-bpf && echo iterators_*)
+	[[ $iters =~ ^iterators_[0-9a-f]{16}$ ]]
 	run ls /sys/fs/bpf/revoke-bpf
 	expect_lines $(printf '%s
 ' rdev_files revoke_b_bss revoke_events revoke_filter \
 		revoke_layout revoke_names revoke_rdev_state revoke_reach revoke_reports \
 		revoke_state revoke_table revoked_rdev revoked_supers paused pause_devs pause_majors \
-		pause_slices pause_classes revoked_files $build $progs | sort)
+		pause_slices pause_classes revoked_files $build $iters $progs | sort)
 	run ls "/sys/fs/bpf/revoke-bpf/$build"
 	expect_lines $(printf '%s\n' $progs | sort)
+	# the holder iterators, and the maps that are theirs alone
+	run ls "/sys/fs/bpf/revoke-bpf/$iters"
+	expect_lines holder_rdev_targets holder_sb_targets holder_targets \
+		holders__bss holders__data revoke_holder_fds revoke_holder_fsrefs \
+		revoke_holder_regrings revoke_holder_threads revoke_holder_vmas \
+		revoke_ident uring_hits
 }
 
 @test "add PATH says what it revoked" {
