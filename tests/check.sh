@@ -81,6 +81,7 @@ guest() {
 	echo "== started: $name"
 	GNAME[$id]=$name GBUDGET[$id]=$budget GSTART[$id]=$SECONDS
 	( "$@" >"$OUT/g$id" 2>&1; echo $? >"$OUT/g$id.rc"
+	  times >"$OUT/g$id.cpu"
 	  echo $SECONDS >"$OUT/g$id.tmp" && mv "$OUT/g$id.tmp" "$OUT/g$id.end" ) &
 }
 reap() {
@@ -89,8 +90,16 @@ reap() {
 		[ -e "$OUT/g$id.end" ] || continue
 		count "${GNAME[$id]}" "$OUT/g$id" "$(cat "$OUT/g$id.rc")" \
 			$(($(cat "$OUT/g$id.end") - GSTART[$id])) "${GBUDGET[$id]}"
+		echo "# ${GNAME[$id]}: $(cpu_seconds <"$OUT/g$id.cpu") s of CPU (host and guest)"
 		unset "GNAME[$id]"
 	done
+}
+# cpu_seconds < TIMES: the CPU time, user and system, of the children of
+# the shell whose bash "times" TIMES is, in whole seconds: what a guest
+# cost the host's 2 cores, beside its wall time.
+cpu_seconds() {
+	tail -n 1 | awk '{ s = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); s += a[1] * 60 + a[2] }
+		printf "%d\n", s }'
 }
 wait_below() {
 	while [ "$(jobs -pr | wc -l)" -ge "$1" ]; do
@@ -187,6 +196,8 @@ system 6.1
 guest "bench: bench/run --quick" "" bench
 wait_below 1
 reap
+times >"$OUT/all.cpu"
+echo "# everything: $(cpu_seconds <"$OUT/all.cpu") s of CPU, $SECONDS s of wall time"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
