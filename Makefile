@@ -228,8 +228,9 @@ HELPER_LIBS_probe := -luring -lrt
 HELPER_LIBS_uring := -luring
 # fdcopies reads one description through io_uring too (liburing)
 HELPER_LIBS_fdcopies := -luring
-# pinreset resets a pin directory's maps (libbpf)
+# pinreset resets a pin directory's maps, mapbytes fills and reads one (libbpf)
 HELPER_LIBS_pinreset = $(LDLIBS)
+HELPER_LIBS_mapbytes = $(LDLIBS)
 # fs_pins_probe drives src/umount/umount.h (what pins a filesystem)
 HELPER_LIBS_fs_pins_probe := $(LINK_umount)
 $(BUILD)/tests/fs_pins_probe: $(LINK_umount)

@@ -12,7 +12,7 @@
  * call it is in (struct revoke_thread): one read of it replaces a read of
  * /proc/PID/task/TID/syscall per thread.  A fourth writes the threads
  * whose current or root directory, or executable, is on a filesystem
- * looked for (revoke_holder_fsrefs), and, for holders, every process's
+ * looked for (revoke_fsrefs), and, for holders, every process's
  * name and uid.  The file iterator also looks
  * into every io_uring instance for targets held as fixed files or under
  * registered buffers (uring.bpf.h).  Fields are read with plain
@@ -319,7 +319,7 @@ static __always_inline void task_rec(struct seq_file *seq,
  * unshare(CLONE_FS)), and its process's executable.
  */
 SEC("iter/task")
-int revoke_holder_fsrefs(struct bpf_iter__task *ctx)
+int revoke_fsrefs(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
 	struct fs_struct *fs;

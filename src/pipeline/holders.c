@@ -191,7 +191,7 @@ static int add_holder(void *set, const void *rec)
 }
 
 /*
- * Put @key in @map, read the iterators @fds and @regrings (if not NULL)
+ * Put @key in @map, read the iterators @fds and @regrings (if not -1)
  * and @vmas into @set, take @key out again.  If @may_skip_vmas and some process has a
  * descriptor of the inode, none of whose files has a mapping, the walk of
  * every mapping is spared: a mapping comes from an mmap() of an open file of the

@@ -2,7 +2,7 @@
 /*
  * holders_fs.c - what holds a filesystem without a descriptor or a
  * mapping: threads whose current or root directory is on it, and
- * processes whose executable is, from one read of the revoke_holder_fsrefs
+ * processes whose executable is, from one read of the revoke_fsrefs
  * iterator (bpf/holders.bpf.c); never a stat() or an open() on it.  For
  * holders, the same walk names every process (its comm and real uid).
  */

@@ -11,15 +11,19 @@
  * the verifier does not walk them again (half a second of a start under
  * emulation).  It takes them only if the folder is root's alone, every
  * map is pinned and is what the object declares, and every program is a
- * tracing program of its name that uses no map but those; else it loads
- * them and keeps them in place of every other build's.
+ * tracing program of its name that uses no map but those; then it gives
+ * the maps the state a load gives them (targets emptied, .bss zeroed,
+ * .data as in the object), through mappings it checks are the kernel's.
+ * Anything else, at any step, means a load, kept in the folder in place
+ * of what was there and of every other build's.
  *
  * The maps hold one search's state (its target, the .bss words the
- * daemon sets): a daemon takes the folder for itself (flock) and, when
- * it adopts them, empties the targets and gives .bss and .data their
- * first values, as a load would.  A second daemon on the same pins loads
- * iterators of its own and keeps nothing.
+ * daemon sets), so a daemon takes the folder for itself (flock) and,
+ * from then on, reaches the pins through that locked descriptor only.
+ * A second daemon on the same pins loads iterators of its own and keeps
+ * nothing.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,22 +52,28 @@ static struct bpf_program *prog_of(struct holders_bpf_skel *skel, int i)
 		[HOLDERS_VMAS] = skel->progs.revoke_holder_vmas,
 		[HOLDERS_THREADS] = skel->progs.revoke_holder_threads,
 		[HOLDERS_REGRINGS] = skel->progs.revoke_holder_regrings,
-		[HOLDERS_FSREFS] = skel->progs.revoke_holder_fsrefs,
+		[HOLDERS_FSREFS] = skel->progs.revoke_fsrefs,
 		[HOLDERS_IDENT] = skel->progs.revoke_ident,
 	};
 
 	return progs[i];
 }
 
-/* A map's pin name: its name, "." (of ".bss") made "_". */
-static void map_pin_name(const struct bpf_map *map, char name[NAME_MAX + 1])
+/*
+ * Do the programs' names differ in the 15 characters the kernel keeps?
+ * (Else the name check of an adoption could not tell them apart.)
+ */
+static bool names_distinct(struct holders_bpf_skel *skel)
 {
-	char *c;
+	int i, j;
 
-	snprintf(name, NAME_MAX + 1, "%s", bpf_map__name(map));
-	for (c = name; *c; c++)
-		if (*c == '.' || *c == '/')
-			*c = '_';
+	for (i = 0; i < HOLDERS_NR_PROGS; i++)
+		for (j = 0; j < i; j++)
+			if (!strncmp(bpf_program__name(prog_of(skel, i)),
+				     bpf_program__name(prog_of(skel, j)),
+				     BPF_OBJ_NAME_LEN - 1))
+				return false;
+	return true;
 }
 
 /* Is the pinned map @fd what @map declares? */
@@ -80,27 +91,24 @@ static bool map_compatible(const struct bpf_map *map, int fd)
 }
 
 /*
- * Open the folder this build's iterators are kept in (made anew, in place
- * of every build's, if @create), and take it for this daemon.  Return its
- * descriptor, -EWOULDBLOCK if another daemon has it, or another negative
- * errno (none, or not root's alone).
+ * Open this build's folder under @pin_dir (made if there is none), take
+ * it for this daemon, and check it is the folder of that name and root's
+ * alone.  @via is set to the path every later step reaches it by: the
+ * locked descriptor's.  Return the descriptor, -EWOULDBLOCK if another
+ * daemon has the folder, or another negative errno.
  */
-static int kept_open(const char *pin_dir, bool create, char *dir, size_t len)
+static int kept_open(const char *pin_dir, char dir[PATH_MAX], char via[64])
 {
+	struct stat st, at;
 	const void *elf;
 	size_t sz;
 	int fd;
 
 	elf = holders_bpf_skel__elf_bytes(&sz);
-	if (progs_folder(pin_dir, ITERS_PREFIX, elf, sz, NULL, 0, dir, len))
+	if (progs_folder(pin_dir, ITERS_PREFIX, elf, sz, NULL, 0, dir, PATH_MAX))
 		return -ENAMETOOLONG;
-	if (create) {
-		progs_remove_kept(pin_dir, ITERS_PREFIX);
-		if (mkdir(dir, 0700))
-			return -errno;
-	}
-	if (!progs_folder_trusted(dir))
-		return -ENOENT;
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
@@ -108,15 +116,22 @@ static int kept_open(const char *pin_dir, bool create, char *dir, size_t len)
 		close(fd);
 		return -EWOULDBLOCK;
 	}
+	/* not removed and made anew by another daemon since the open */
+	if (fstat(fd, &st) || !revoke_dir_root_only(&st) || lstat(dir, &at) ||
+	    at.st_dev != st.st_dev || at.st_ino != st.st_ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	snprintf(via, 64, "/proc/self/fd/%d", fd);
 	return fd;
 }
 
 /*
- * Take the kept iterators: reuse each map of @h->skel from its pin (the
- * shared revoke_layout already is), then open each program; on success
- * no program of the skeleton is loaded by its load.
+ * Take the kept iterators from @via: reuse each map of the opened
+ * @h->skel from its pin (revoke_layout is the store's already), then
+ * open each program; on success the skeleton's load makes no program.
  */
-static int adopt(struct holders *h, const char *dir)
+static int adopt(struct holders *h, const char *via)
 {
 	__u32 ids[STORE_MAX_MAPS];
 	struct bpf_prog_info info;
@@ -125,16 +140,17 @@ static int adopt(struct holders *h, const char *dir)
 	struct bpf_map *map;
 	int i, n = 0, fd;
 
+	if (!names_distinct(h->skel))
+		return -ESTALE;
 	bpf_object__for_each_map(map, h->skel->obj) {
 		struct bpf_map_info mi = {};
 		__u32 len = sizeof(mi);
 
 		if (n == STORE_MAX_MAPS)
 			return -ESTALE;
-		fd = bpf_map__fd(map);
-		if (fd < 0) {
-			map_pin_name(map, name);
-			fd = revoke_pin_get(dir, name);
+		if (bpf_map__fd(map) < 0) {
+			revoke_map_pin_name(map, name);
+			fd = revoke_pin_get(via, name);
 			if (fd < 0)
 				return fd;
 			if (!map_compatible(map, fd) ||
@@ -143,14 +159,13 @@ static int adopt(struct holders *h, const char *dir)
 				return -ESTALE;
 			}
 			close(fd);
-			fd = bpf_map__fd(map);
 		}
-		if (bpf_obj_get_info_by_fd(fd, &mi, &len))
+		if (bpf_obj_get_info_by_fd(bpf_map__fd(map), &mi, &len))
 			return -errno;
 		ids[n++] = mi.id;
 	}
 	for (i = 0; i < HOLDERS_NR_PROGS; i++) {
-		fd = progs_pinned(dir, bpf_program__name(prog_of(h->skel, i)),
+		fd = progs_pinned(via, bpf_program__name(prog_of(h->skel, i)),
 				  BPF_PROG_TYPE_TRACING, ids, n, &info);
 		if (fd < 0)
 			return fd;
@@ -163,20 +178,72 @@ static int adopt(struct holders *h, const char *dir)
 }
 
 /* Empty a hash map of the iterators: what a search left in it. */
-static void empty_map(const struct bpf_map *map)
+static int empty_map(const struct bpf_map *map)
 {
 	char key[64];
 	int fd = bpf_map__fd(map);
 
 	if (bpf_map__key_size(map) > sizeof(key))
-		return;
+		return -E2BIG;
 	while (!bpf_map_get_next_key(fd, NULL, key))
 		if (bpf_map_delete_elem(fd, key))
-			break;
+			return -errno;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/* The most bytes of global data map_global() maps and checks */
+#define GLOBAL_MAX 256
+
+/*
+ * Map the adopted array @map at @at, where the skeleton has it: libbpf
+ * maps a global data map onto the kernel's only when it made the map
+ * itself (1.4.7 and later: not a reused one), so the skeleton's
+ * pointer may be to a private copy.  Then check, by a lookup, that what
+ * is written there is the kernel's, and write @first there.
+ */
+static int map_global(const struct bpf_map *map, void *at, const void *first)
+{
+	size_t vsz = bpf_map__value_size(map), page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t sz = ((vsz + 7) / 8 * 8 * bpf_map__max_entries(map) + page - 1) /
+		    page * page;
+	unsigned char seen[GLOBAL_MAX];
+	__u32 zero = 0;
+
+	if (vsz > sizeof(seen) || bpf_map__max_entries(map) != 1)
+		return -E2BIG;
+	if (mmap(at, sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		 bpf_map__fd(map), 0) == MAP_FAILED)
+		return -errno;
+	memset(at, 0xa5, vsz);
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &zero, seen))
+		return -errno;
+	if (memcmp(seen, at, vsz))
+		return -ESTALE;
+	memcpy(at, first, vsz);
+	return 0;
+}
+
+/* Give the adopted maps the state a load gives them. */
+static int reset(struct holders *h, const void *data)
+{
+	static const unsigned char zeros[GLOBAL_MAX];
+	struct holders_bpf_skel *s = h->skel;
+	int ret;
+
+	ret = empty_map(s->maps.holder_targets);
+	if (!ret)
+		ret = empty_map(s->maps.holder_rdev_targets);
+	if (!ret)
+		ret = empty_map(s->maps.holder_sb_targets);
+	if (!ret)
+		ret = map_global(s->maps.bss, s->bss, zeros);
+	if (!ret)
+		ret = map_global(s->maps.data, s->data, data);
+	return ret;
 }
 
 /* Pin each map of the loaded @h->skel but the shared one, and each program. */
-static void keep(struct holders *h, const char *dir)
+static void keep(struct holders *h, const char *via)
 {
 	char name[NAME_MAX + 1], path[PATH_MAX];
 	struct bpf_map *map;
@@ -185,14 +252,34 @@ static void keep(struct holders *h, const char *dir)
 	bpf_object__for_each_map(map, h->skel->obj) {
 		if (map == h->skel->maps.revoke_layout && h->shared_layout)
 			continue;
-		map_pin_name(map, name);
-		if (!revoke_pin_path(path, sizeof(path), dir, name))
+		revoke_map_pin_name(map, name);
+		if (!revoke_pin_path(path, sizeof(path), via, name))
 			bpf_obj_pin(bpf_map__fd(map), path);
 	}
 	for (i = 0; i < HOLDERS_NR_PROGS; i++)
-		if (!revoke_pin_path(path, sizeof(path), dir,
+		if (!revoke_pin_path(path, sizeof(path), via,
 				     bpf_program__name(prog_of(h->skel, i))))
 			bpf_obj_pin(h->prog_fd[i], path);
+}
+
+/*
+ * Unpin everything in the locked folder @via: what a failed adoption, or
+ * a crash while the folder was filled, left.
+ */
+static void clear(const char *via)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	d = opendir(via);
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' &&
+		    !revoke_pin_path(path, sizeof(path), via, e->d_name))
+			unlink(path);
+	closedir(d);
 }
 
 /* Open the skeleton, its revoke_layout the store's. */
@@ -210,8 +297,8 @@ static int open_skel(struct holders *h, const struct store *store)
 	return 0;
 }
 
-/* Close the programs' descriptors. */
-static void close_progs(struct holders *h)
+/* Let go of the programs and maps (not of the kept folder). */
+static void unload(struct holders *h)
 {
 	int i;
 
@@ -221,61 +308,55 @@ static void close_progs(struct holders *h)
 		h->prog_fd[i] = -1;
 	}
 	h->adopted = false;
+	holders_bpf_skel__destroy(h->skel);
+	h->skel = NULL;
 }
 
-/*
- * Load the iterators, or adopt them when @store has a pin directory: the
- * programs in @h->prog_fd[], the maps behind @h->skel.
- */
-static int load(struct holders *h, const struct store *store)
+/* Take the iterators kept in @via, with their maps reset. */
+static int take(struct holders *h, const struct store *store,
+		const char *via)
 {
-	bool keeps = store && store->pin_dir[0];
-	struct holders_bpf_skel__data first;
-	char dir[PATH_MAX];
-	int ret, i;
+	unsigned char first[GLOBAL_MAX] = {};
+	int ret;
 
 	ret = open_skel(h, store);
 	if (ret)
 		return ret;
-	/* .data as the object has it, for adopted maps */
-	memcpy(&first, h->skel->data, sizeof(first));
-	if (keeps) {
-		h->kept_fd = kept_open(store->pin_dir, false, dir, sizeof(dir));
-		/* another daemon's: load ours, keep nothing */
-		keeps = h->kept_fd != -EWOULDBLOCK;
-	}
-	if (h->kept_fd >= 0) {
-		if (adopt(h, dir)) {
-			/* not the kept ones: start over, and load */
-			close_progs(h);
-			holders_bpf_skel__destroy(h->skel);
-			ret = open_skel(h, store);
-			if (ret)
-				return ret;
-		}
-	}
+	/* .data as the object has it, before anything maps it */
+	if (bpf_map__value_size(h->skel->maps.data) <= sizeof(first))
+		memcpy(first, h->skel->data,
+		       bpf_map__value_size(h->skel->maps.data));
+	ret = adopt(h, via);
+	if (!ret && holders_bpf_skel__load(h->skel))
+		ret = -errno;
+	if (!ret)
+		ret = reset(h, first);
+	if (ret)
+		unload(h);
+	return ret;
+}
+
+/* Load the iterators; keep them in @via, unless NULL. */
+static int load(struct holders *h, const struct store *store,
+		const char *dir, const char *via)
+{
+	int i, ret;
+
+	ret = open_skel(h, store);
+	if (ret)
+		return ret;
 	if (holders_bpf_skel__load(h->skel))
 		return -errno;
-	if (h->adopted) {
-		/* as a load leaves them */
-		empty_map(h->skel->maps.holder_targets);
-		empty_map(h->skel->maps.holder_rdev_targets);
-		empty_map(h->skel->maps.holder_sb_targets);
-		memset(h->skel->bss, 0, sizeof(*h->skel->bss));
-		memcpy(h->skel->data, &first, sizeof(first));
-		return 0;
-	}
 	for (i = 0; i < HOLDERS_NR_PROGS; i++) {
-		h->prog_fd[i] = dup(bpf_program__fd(prog_of(h->skel, i)));
+		h->prog_fd[i] = fcntl(bpf_program__fd(prog_of(h->skel, i)),
+				 F_DUPFD_CLOEXEC, 0);
 		if (h->prog_fd[i] < 0)
 			return -errno;
 	}
-	if (keeps) {
-		if (h->kept_fd >= 0)
-			close(h->kept_fd);
-		h->kept_fd = kept_open(store->pin_dir, true, dir, sizeof(dir));
-		if (h->kept_fd >= 0)
-			keep(h, dir);
+	if (via) {
+		progs_remove_kept(store->pin_dir, ITERS_PREFIX, dir);
+		clear(via);
+		keep(h, via);
 	}
 	return 0;
 }
@@ -303,6 +384,37 @@ int holders_iter_link(int prog_fd, pid_t tgid)
 	return fd < 0 ? -errno : fd;
 }
 
+/* The links read for every search, or a negative errno. */
+static int link_all(struct holders *h)
+{
+	int *links[] = { &h->fds_link, &h->vmas_link, &h->threads_link,
+			 &h->regrings_link, &h->fsrefs_link };
+	int progs[] = { HOLDERS_FDS, HOLDERS_VMAS, HOLDERS_THREADS,
+			HOLDERS_REGRINGS, HOLDERS_FSREFS };
+	size_t i;
+
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		*links[i] = holders_iter_link(h->prog_fd[progs[i]], 0);
+		if (*links[i] < 0)
+			return *links[i];
+	}
+	return 0;
+}
+
+/* Close the links, if open. */
+static void unlink_all(struct holders *h)
+{
+	int *links[] = { &h->fds_link, &h->vmas_link, &h->threads_link,
+			 &h->regrings_link, &h->fsrefs_link };
+	size_t i;
+
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		if (*links[i] >= 0)
+			close(*links[i]);
+		*links[i] = -1;
+	}
+}
+
 /**
  * holders_open() - load the holder iterators, or take this build's
  * @h: result
@@ -317,20 +429,31 @@ int holders_iter_link(int prog_fd, pid_t tgid)
 int holders_open(struct holders *h, const struct store *store, char *err,
 		 size_t errlen)
 {
-	int *links[] = { &h->fds_link, &h->vmas_link, &h->threads_link,
-			 &h->regrings_link, &h->fsrefs_link };
-	int progs[] = { HOLDERS_FDS, HOLDERS_VMAS, HOLDERS_THREADS,
-			HOLDERS_REGRINGS, HOLDERS_FSREFS };
-	size_t i;
-	int ret;
+	char dir[PATH_MAX], via[64];
+	const char *keep_in = NULL;
+	int i, ret;
 
 	memset(h, 0, sizeof(*h));
-	h->kept_fd = -1;
 	for (i = 0; i < HOLDERS_NR_PROGS; i++)
 		h->prog_fd[i] = -1;
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
-		*links[i] = -1;
-	ret = load(h, store);
+	h->fds_link = h->vmas_link = h->threads_link = -1;
+	h->regrings_link = h->fsrefs_link = h->kept_fd = -1;
+	if (store && store->pin_dir[0]) {
+		ret = kept_open(store->pin_dir, dir, via);
+		/* else: another daemon's, or not ours: load, keep nothing */
+		if (ret >= 0) {
+			h->kept_fd = ret;
+			keep_in = via;
+		}
+	}
+	/* the kept ones, if they are what this build loads and link */
+	if (keep_in && !take(h, store, keep_in)) {
+		if (!link_all(h))
+			return 0;
+		unlink_all(h);
+		unload(h);
+	}
+	ret = load(h, store, dir, keep_in);
 	if (ret) {
 		snprintf(err, errlen, "cannot load the holder iterators "
 			 "(iter/task_file, iter/task_vma, iter/task with "
@@ -339,17 +462,13 @@ int holders_open(struct holders *h, const struct store *store, char *err,
 		holders_close(h);
 		return ret;
 	}
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		*links[i] = holders_iter_link(h->prog_fd[progs[i]], 0);
-		if (*links[i] < 0) {
-			ret = *links[i];
-			snprintf(err, errlen, "cannot attach the holder "
-				 "iterators: %s", strerror(-ret));
-			holders_close(h);
-			return ret;
-		}
+	ret = link_all(h);
+	if (ret) {
+		snprintf(err, errlen, "cannot attach the holder iterators: %s",
+			 strerror(-ret));
+		holders_close(h);
 	}
-	return 0;
+	return ret;
 }
 
 /**
@@ -358,16 +477,9 @@ int holders_open(struct holders *h, const struct store *store, char *err,
  */
 void holders_close(struct holders *h)
 {
-	int *fds[] = { &h->fds_link, &h->vmas_link, &h->threads_link,
-		       &h->regrings_link, &h->fsrefs_link, &h->kept_fd };
-	size_t i;
-
-	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
-	}
-	close_progs(h);
-	holders_bpf_skel__destroy(h->skel);
-	h->skel = NULL;
+	unlink_all(h);
+	unload(h);
+	if (h->kept_fd >= 0)
+		close(h->kept_fd);
+	h->kept_fd = -1;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "store.h"
 #include "pins.h"
@@ -102,6 +103,22 @@ bool revoke_dir_root_only(const struct stat *st)
 {
 	return S_ISDIR(st->st_mode) && st->st_uid == 0 &&
 	       !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/**
+ * revoke_map_pin_name() - the name a map is pinned under
+ * @map: the map
+ * @name: its own name, but with '_' for '.', which a BPF filesystem
+ *	refuses in names (the global data's map "revoke_b.bss" is pinned as
+ *	revoke_b_bss, the holder iterators' "holders_.bss" as holders__bss)
+ */
+void revoke_map_pin_name(const struct bpf_map *map, char name[NAME_MAX + 1])
+{
+	char *dot;
+
+	snprintf(name, NAME_MAX + 1, "%s", bpf_map__name(map));
+	while ((dot = strchr(name, '.')))
+		*dot = '_';
 }
 
 /**

@@ -5,8 +5,11 @@
 #ifndef REVOKE_STORE_PINS_H
 #define REVOKE_STORE_PINS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+struct bpf_map;
 
 /*
  * What builds before revoke_table pinned the revoked set as: a hash map
@@ -19,6 +22,7 @@
 
 int revoke_pin_path(char *buf, size_t len, const char *dir, const char *name);
 int revoke_pin_get(const char *dir, const char *name);
+void revoke_map_pin_name(const struct bpf_map *map, char name[NAME_MAX + 1]);
 bool revoke_pinned(const char *dir, const char *name);
 struct stat;
 bool revoke_dir_root_only(const struct stat *st);

@@ -22,6 +22,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +39,6 @@
 #include "progs.h"
 #include "store.h"
 #include "revoke.skel.h"
-
 
 static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
@@ -320,9 +320,13 @@ static void remove_dir(const char *pin_dir, const char *name)
  * progs_remove_kept() - unpin every build's kept programs of one object
  * @pin_dir: the pin directory
  * @prefix: the object's, as given to progs_folder()
+ * @spare: the path of a folder to leave (this build's), or NULL
  */
-void progs_remove_kept(const char *pin_dir, const char *prefix)
+void progs_remove_kept(const char *pin_dir, const char *prefix,
+		       const char *spare)
 {
+	const char *base = spare ? strrchr(spare, '/') : NULL;
+
 	struct dirent *e;
 	DIR *d;
 
@@ -332,7 +336,8 @@ void progs_remove_kept(const char *pin_dir, const char *prefix)
 	while ((e = readdir(d)))
 		/* a folder, never a symlink to one */
 		if (e->d_type == DT_DIR &&
-		    !strncmp(e->d_name, prefix, strlen(prefix)))
+		    !strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    !(base && !strcmp(e->d_name, base + 1)))
 			remove_dir(pin_dir, e->d_name);
 	closedir(d);
 }
@@ -345,8 +350,8 @@ void progs_remove_kept(const char *pin_dir, const char *prefix)
  */
 int progs_remove(const char *pin_dir)
 {
-	progs_remove_kept(pin_dir, PROGS_PREFIX);
-	progs_remove_kept(pin_dir, ITERS_PREFIX);
+	progs_remove_kept(pin_dir, PROGS_PREFIX, NULL);
+	progs_remove_kept(pin_dir, ITERS_PREFIX, NULL);
 	return 0;
 }
 
@@ -373,14 +378,14 @@ int progs_keep(struct store *rb, struct revoke_bpf_skel *skel)
 			return -ENOENT;	/* not in revoke_prog_names: never attached */
 		if (rb->skipped[i])
 			continue;
-		fd = dup(bpf_program__fd(prog));
+		fd = fcntl(bpf_program__fd(prog), F_DUPFD_CLOEXEC, 0);
 		if (fd < 0) {
 			progs_close(rb);
 			return -errno;
 		}
 		rb->prog_fd[i] = fd;
 	}
-	progs_remove_kept(rb->pin_dir, PROGS_PREFIX);
+	progs_remove_kept(rb->pin_dir, PROGS_PREFIX, NULL);
 	if (progs_dir(rb, dir, sizeof(dir)) || mkdir(dir, 0700))
 		return 0;
 	for (i = 0; i < REVOKE_NR_PROGS; i++)

@@ -26,7 +26,8 @@ int progs_folder(const char *pin_dir, const char *prefix, const void *elf,
 bool progs_folder_trusted(const char *path);
 int progs_pinned(const char *dir, const char *name, __u32 type,
 		 const __u32 *ids, int n, struct bpf_prog_info *info);
-void progs_remove_kept(const char *pin_dir, const char *prefix);
+void progs_remove_kept(const char *pin_dir, const char *prefix,
+		       const char *spare);
 int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel);
 bool progs_uses_our_maps(const struct store *rb, int prog_fd);
 int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,

@@ -148,20 +148,6 @@ static int map_capacity(int fd, uint32_t *max_entries)
 }
 
 /*
- * The name @map is pinned under: its own, but with '_' for '.', which a
- * BPF filesystem refuses in names (the global data's map is named
- * "revoke_b.bss": it is pinned as revoke_b_bss).
- */
-static void map_pin_name(const struct bpf_map *map, char name[NAME_MAX + 1])
-{
-	char *dot;
-
-	snprintf(name, NAME_MAX + 1, "%s", bpf_map__name(map));
-	while ((dot = strchr(name, '.')))
-		*dot = '_';
-}
-
-/*
  * Reuse the pinned copy of @map if there is one, else pin it after load
  * and set *@fresh.
  */
@@ -170,7 +156,7 @@ static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
 	char path[PATH_MAX], name[NAME_MAX + 1];
 	int fd, err;
 
-	map_pin_name(map, name);
+	revoke_map_pin_name(map, name);
 	fd = revoke_pin_get(pin_dir, name);
 	if (fd == -ENOENT) {
 		*fresh = true;
@@ -187,7 +173,7 @@ static int reuse_map(struct bpf_map *map, const char *pin_dir, bool *fresh)
 
 static int keep_fd(int fd, int *out, char *err, size_t errlen)
 {
-	*out = dup(fd);
+	*out = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	if (*out < 0) {
 		snprintf(err, errlen, "dup: %s", strerror(errno));
 		return -errno;

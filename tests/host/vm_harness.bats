@@ -3,11 +3,6 @@
 #
 # tests/vm/run itself: it boots, relays, and fails loudly and distinctly.
 
-setup() {
-	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
-	RUN=$REPO/tests/vm/run
-}
-
 # One boot of the generic guest for the tests of what every guest has and
 # does: a --file script, at its own path, prints its LSM list, its mounts,
 # what it finds of the installed build, then a line on each of stdout and
@@ -34,6 +29,13 @@ setup_file() {
 # generic PREFIX: the generic guest's lines that start with PREFIX, without it
 generic() {
 	sed -n "s/^$1//p" "$BATS_FILE_TMPDIR/generic.out"
+}
+
+# The generic guest's whole output, which bats shows if the test fails.
+setup() {
+	REPO=$(cd "$(dirname "$BATS_TEST_FILENAME")/../.." && pwd)
+	RUN=$REPO/tests/vm/run
+	cat "$BATS_FILE_TMPDIR/generic.out"
 }
 
 @test "the generic guest has bpf in its LSM list" {

@@ -71,7 +71,7 @@ load cli
 	# the holder iterators, and the maps that are theirs alone
 	run ls "/sys/fs/bpf/revoke-bpf/$iters"
 	expect_lines holder_rdev_targets holder_sb_targets holder_targets \
-		holders__bss holders__data revoke_holder_fds revoke_holder_fsrefs \
+		holders__bss holders__data revoke_fsrefs revoke_holder_fds \
 		revoke_holder_regrings revoke_holder_threads revoke_holder_vmas \
 		revoke_ident uring_hits
 }
