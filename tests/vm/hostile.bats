@@ -326,7 +326,7 @@ json_add() {
 	echo "# add $1 (exit $rc): ${ADD_US[$1]} us" >&3
 }
 
-@test "nine hostile holders of nine files at once: each add under 2 s, only the traced child and the vfork parent killed" {
+@test "nine hostile holders of nine files at once: no add stalls (each under 5 s), only the traced child and the vfork parent killed" {
 	local i stopped vparent vchild tparent tchild spin mapper addr mem
 	local -a f ADD_RC ADD_OUT ADD_US
 	local uring="env URING_ALARM=120 $REPO/build/tests/uring" wait_go='touch "$0"; while [ ! -e "$1" ]; do sleep 0.05; done'
@@ -387,7 +387,7 @@ json_add() {
 
 	for i in 1 2 3 4 5 6 7 8 9; do
 		[ "${ADD_RC[$i]}" -eq 0 ] || { echo "add $i exited ${ADD_RC[$i]}: ${ADD_OUT[$i]}"; return 1; }
-		[ "${ADD_US[$i]}" -lt 2000000 ] || { echo "add $i took ${ADD_US[$i]} us: ${ADD_OUT[$i]}"; return 1; }
+		[ "${ADD_US[$i]}" -lt 5000000 ] || { echo "add $i took ${ADD_US[$i]} us: ${ADD_OUT[$i]}"; return 1; }
 		case $i in
 		2) [[ ${ADD_OUT[$i]} == *"\"slowest\":["*"{\"pid\":$vparent,\"comm\":\"hostile\",\"us\":"* ]] &&
 		   [[ ${ADD_OUT[$i]} == *"\"killed\":[{\"pid\":$vparent,\"uid\":0,\"user\":\"root\",\"comm\":\"hostile\",\"step\":\"stop\",\"reason\":\"asleep_in_vfork\",\"gone\":true}]"* ]] ;;
