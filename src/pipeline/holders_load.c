@@ -23,7 +23,6 @@
  * A second daemon on the same pins loads iterators of its own and keeps
  * nothing.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -262,26 +261,6 @@ static void keep(struct holders *h, const char *via)
 			bpf_obj_pin(h->prog_fd[i], path);
 }
 
-/*
- * Unpin everything in the locked folder @via: what a failed adoption, or
- * a crash while the folder was filled, left.
- */
-static void clear(const char *via)
-{
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *d;
-
-	d = opendir(via);
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.' &&
-		    !revoke_pin_path(path, sizeof(path), via, e->d_name))
-			unlink(path);
-	closedir(d);
-}
-
 /* Open the skeleton, its revoke_layout the store's. */
 static int open_skel(struct holders *h, const struct store *store)
 {
@@ -355,7 +334,8 @@ static int load(struct holders *h, const struct store *store,
 	}
 	if (via) {
 		progs_remove_kept(store->pin_dir, ITERS_PREFIX, dir);
-		clear(via);
+		/* what a failed adoption, or a crash while it was filled, left */
+		progs_folder_clear(via);
 		keep(h, via);
 	}
 	return 0;

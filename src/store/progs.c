@@ -296,15 +296,16 @@ int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
 	return 0;
 }
 
-/* Remove the directory @name under @pin_dir and every pin in it. */
-static void remove_dir(const char *pin_dir, const char *name)
+/**
+ * progs_folder_clear() - unpin everything in a folder of kept programs
+ * @path: the folder (or a path that leads to it, /proc/self/fd/N)
+ */
+void progs_folder_clear(const char *path)
 {
-	char path[PATH_MAX], pin[PATH_MAX];
+	char pin[PATH_MAX];
 	struct dirent *e;
 	DIR *d;
 
-	if (revoke_pin_path(path, sizeof(path), pin_dir, name))
-		return;
 	d = opendir(path);
 	if (!d)
 		return;
@@ -313,6 +314,16 @@ static void remove_dir(const char *pin_dir, const char *name)
 		    !revoke_pin_path(pin, sizeof(pin), path, e->d_name))
 			unlink(pin);
 	closedir(d);
+}
+
+/* Remove the directory @name under @pin_dir and every pin in it. */
+static void remove_dir(const char *pin_dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (revoke_pin_path(path, sizeof(path), pin_dir, name))
+		return;
+	progs_folder_clear(path);
 	rmdir(path);
 }
 

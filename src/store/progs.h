@@ -24,6 +24,7 @@ int progs_folder(const char *pin_dir, const char *prefix, const void *elf,
 		 size_t sz, const void *extra, size_t extra_len, char *buf,
 		 size_t len);
 bool progs_folder_trusted(const char *path);
+void progs_folder_clear(const char *path);
 int progs_pinned(const char *dir, const char *name, __u32 type,
 		 const __u32 *ids, int n, struct bpf_prog_info *info);
 void progs_remove_kept(const char *pin_dir, const char *prefix,
