@@ -158,6 +158,25 @@ holder_exits() {
 	! grep -q '^child ended' "$D/out"
 }
 
+# revoke-bpfd injects system calls into native (64-bit) processes only:
+# a 32-bit holder's single-stepped call does not end where it should, and
+# the holder is killed as one that cannot be released, and named.
+@test "a 32-bit holder of a mapping, into which no call can be injected, is killed by default and named with the reason" {
+	local f
+	f=$(nobody_file)
+	"$ASUSER" 65534 "$REPO/build/tests/holder32" "$f" >"$D/out" 2>&1 3>&- &
+	HOLDER_PID=$!
+	wait_ready_line "$D/out" "holder32"
+	run revoke-bpf add "$f"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "  holders 1: fds 1, mappings 1, waiters 0; woken 0, unmapped 0, released 0; failed 0, killed 1" ]
+	[ "${lines[2]}" = "  killed: pid $HOLDER_PID (holder32) user nobody: unmap: inject_EIO" ]
+	[ "${#lines[@]}" -eq 3 ]
+	! grep -q SIGBUS "$D/out"
+	holder_exits 137
+}
+
 @test "the policy's 'holders spare' spares a traced child as --spare does" {
 	local f child
 	f=$(nobody_file)
