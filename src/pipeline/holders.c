@@ -240,7 +240,8 @@ int holders_find(struct holders *h, const struct revoke_key *key,
 		 struct holder_set *set)
 {
 	return holders_search(h, bpf_map__fd(h->skel->maps.holder_targets),
-			      key, h->fds_link, h->regrings_link, h->vmas_link,
+			      key, h->link[HOLDERS_FDS],
+			      h->link[HOLDERS_REGRINGS], h->link[HOLDERS_VMAS],
 			      true, set);
 }
 
@@ -257,7 +258,8 @@ int holders_find_rdev(struct holders *h, const struct revoke_rdev_key *key,
 {
 	return holders_search(h,
 			      bpf_map__fd(h->skel->maps.holder_rdev_targets),
-			      key, h->fds_link, h->regrings_link, h->vmas_link,
+			      key, h->link[HOLDERS_FDS],
+			      h->link[HOLDERS_REGRINGS], h->link[HOLDERS_VMAS],
 			      false, set);
 }
 
@@ -382,8 +384,8 @@ int holders_threads(struct holders *h, struct holder_threads *ts)
 	int err;
 
 	memset(ts, 0, sizeof(*ts));
-	err = holders_run_iter(h->threads_link, sizeof(struct revoke_thread),
-		       add_thread, ts);
+	err = holders_run_iter(h->link[HOLDERS_THREADS],
+			       sizeof(struct revoke_thread), add_thread, ts);
 	if (err) {
 		holder_threads_free(ts);
 		return err;

@@ -16,7 +16,14 @@
 struct holders_bpf_skel;
 struct store;
 
-/* The iterator programs, in struct holders' @prog_fd[] */
+/*
+ * The iterator programs, in struct holders' @prog_fd[] and @link[]: the
+ * files of every task (iter/task_file), their mappings (iter/task_vma),
+ * every thread and its system call (iter/task), the io_uring instances
+ * threads registered (IORING_REGISTER_RING_FDS), threads' current and
+ * root directories and executables (holders_fs.c), and one descriptor
+ * of revoke-bpfd's own (holders_ident(): linked per call, not in @link[])
+ */
 enum holders_prog {
 	HOLDERS_FDS,
 	HOLDERS_VMAS,
@@ -32,27 +39,16 @@ enum holders_prog {
  * @skel: their skeleton: their maps (with the programs, unless adopted)
  * @prog_fd: the programs, loaded or taken from their pins
  * @adopted: taken from their pins, not loaded
- * @shared_layout: their revoke_layout is the store's
  * @kept_fd: the folder they are kept in, locked for this daemon, or -1
- * @fds_link: the iter/task_file link
- * @vmas_link: the iter/task_vma link
- * @threads_link: the iter/task link (threads and their system calls)
- * @regrings_link: the iter/task link over the io_uring instances threads
- *	registered (IORING_REGISTER_RING_FDS)
- * @fsrefs_link: the iter/task link over threads' current and root
- *	directories and executables (holders_fs.c)
+ * @link: each program's link over every task, read by every search, or
+ *	-1 (HOLDERS_IDENT's always)
  */
 struct holders {
 	struct holders_bpf_skel *skel;
 	int prog_fd[HOLDERS_NR_PROGS];
 	bool adopted;
-	bool shared_layout;
 	int kept_fd;
-	int fds_link;
-	int vmas_link;
-	int threads_link;
-	int regrings_link;
-	int fsrefs_link;
+	int link[HOLDERS_NR_PROGS];
 };
 
 /**

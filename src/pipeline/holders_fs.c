@@ -75,8 +75,8 @@ static int fsrefs(struct holders *h, uint32_t s_dev, bool tasks,
 	if (bpf_map_update_elem(map, &s_dev, &one, BPF_ANY))
 		return -errno;
 	h->skel->bss->holder_want_tasks = tasks;
-	err = holders_run_iter(h->fsrefs_link, sizeof(struct revoke_holder),
-			       add_fsref, refs);
+	err = holders_run_iter(h->link[HOLDERS_FSREFS],
+			       sizeof(struct revoke_holder), add_fsref, refs);
 	h->skel->bss->holder_want_tasks = 0;
 	bpf_map_delete_elem(map, &s_dev);
 	if (err)
@@ -102,8 +102,9 @@ int holders_find_fs(struct holders *h, uint32_t s_dev, struct holder_set *set)
 	h->skel->bss->holder_by_sb = 1;
 	holders_walk_buffers(h, s_dev);
 	err = holders_search(h, bpf_map__fd(h->skel->maps.holder_sb_targets),
-			     &s_dev, h->fds_link, h->regrings_link,
-			     h->vmas_link, false, set);
+			     &s_dev, h->link[HOLDERS_FDS],
+			     h->link[HOLDERS_REGRINGS], h->link[HOLDERS_VMAS],
+			     false, set);
 	holders_walk_buffers(h, 0);
 	h->skel->bss->holder_by_sb = 0;
 	return err;

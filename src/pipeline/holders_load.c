@@ -137,32 +137,26 @@ static int adopt(struct holders *h, const char *via)
 	char name[NAME_MAX + 1];
 	struct bpf_program *p;
 	struct bpf_map *map;
-	int i, n = 0, fd;
+	int i, n, fd, ret;
 
 	if (!names_distinct(h->skel))
 		return -ESTALE;
 	bpf_object__for_each_map(map, h->skel->obj) {
-		struct bpf_map_info mi = {};
-		__u32 len = sizeof(mi);
-
-		if (n == STORE_MAX_MAPS)
-			return -ESTALE;
-		if (bpf_map__fd(map) < 0) {
-			revoke_map_pin_name(map, name);
-			fd = revoke_pin_get(via, name);
-			if (fd < 0)
-				return fd;
-			if (!map_compatible(map, fd) ||
-			    bpf_map__reuse_fd(map, fd)) {
-				close(fd);
-				return -ESTALE;
-			}
+		if (bpf_map__fd(map) >= 0)
+			continue;	/* revoke_layout, the store's */
+		revoke_map_pin_name(map, name);
+		fd = revoke_pin_get(via, name);
+		if (fd < 0)
+			return fd;
+		if (!map_compatible(map, fd) || bpf_map__reuse_fd(map, fd)) {
 			close(fd);
+			return -ESTALE;
 		}
-		if (bpf_obj_get_info_by_fd(bpf_map__fd(map), &mi, &len))
-			return -errno;
-		ids[n++] = mi.id;
+		close(fd);
 	}
+	ret = progs_object_map_ids(h->skel->obj, ids, &n);
+	if (ret)
+		return ret;
 	for (i = 0; i < HOLDERS_NR_PROGS; i++) {
 		fd = progs_pinned(via, bpf_program__name(prog_of(h->skel, i)),
 				  BPF_PROG_TYPE_TRACING, ids, n, &info);
@@ -241,7 +235,10 @@ static int reset(struct holders *h, const void *data)
 	return ret;
 }
 
-/* Pin each map of the loaded @h->skel but the shared one, and each program. */
+/*
+ * Pin each map of the loaded @h->skel but revoke_layout (the store's,
+ * pinned by it), and each program.
+ */
 static void keep(struct holders *h, const char *via)
 {
 	char name[NAME_MAX + 1], path[PATH_MAX];
@@ -249,7 +246,7 @@ static void keep(struct holders *h, const char *via)
 	int i;
 
 	bpf_object__for_each_map(map, h->skel->obj) {
-		if (map == h->skel->maps.revoke_layout && h->shared_layout)
+		if (map == h->skel->maps.revoke_layout)
 			continue;
 		revoke_map_pin_name(map, name);
 		if (!revoke_pin_path(path, sizeof(path), via, name))
@@ -267,7 +264,6 @@ static int open_skel(struct holders *h, const struct store *store)
 	h->skel = holders_bpf_skel__open();
 	if (!h->skel)
 		return -errno;
-	h->shared_layout = store && store->layout_fd >= 0;
 	if (store && store_layout_share(store, h->skel->maps.revoke_layout)) {
 		holders_bpf_skel__destroy(h->skel);
 		h->skel = NULL;
@@ -367,16 +363,14 @@ int holders_iter_link(int prog_fd, pid_t tgid)
 /* The links read for every search, or a negative errno. */
 static int link_all(struct holders *h)
 {
-	int *links[] = { &h->fds_link, &h->vmas_link, &h->threads_link,
-			 &h->regrings_link, &h->fsrefs_link };
-	int progs[] = { HOLDERS_FDS, HOLDERS_VMAS, HOLDERS_THREADS,
-			HOLDERS_REGRINGS, HOLDERS_FSREFS };
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		*links[i] = holders_iter_link(h->prog_fd[progs[i]], 0);
-		if (*links[i] < 0)
-			return *links[i];
+	for (i = 0; i < HOLDERS_NR_PROGS; i++) {
+		if (i == HOLDERS_IDENT)
+			continue;	/* one descriptor's, per call */
+		h->link[i] = holders_iter_link(h->prog_fd[i], 0);
+		if (h->link[i] < 0)
+			return h->link[i];
 	}
 	return 0;
 }
@@ -384,14 +378,12 @@ static int link_all(struct holders *h)
 /* Close the links, if open. */
 static void unlink_all(struct holders *h)
 {
-	int *links[] = { &h->fds_link, &h->vmas_link, &h->threads_link,
-			 &h->regrings_link, &h->fsrefs_link };
-	size_t i;
+	int i;
 
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		if (*links[i] >= 0)
-			close(*links[i]);
-		*links[i] = -1;
+	for (i = 0; i < HOLDERS_NR_PROGS; i++) {
+		if (h->link[i] >= 0)
+			close(h->link[i]);
+		h->link[i] = -1;
 	}
 }
 
@@ -415,9 +407,8 @@ int holders_open(struct holders *h, const struct store *store, char *err,
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < HOLDERS_NR_PROGS; i++)
-		h->prog_fd[i] = -1;
-	h->fds_link = h->vmas_link = h->threads_link = -1;
-	h->regrings_link = h->fsrefs_link = h->kept_fd = -1;
+		h->prog_fd[i] = h->link[i] = -1;
+	h->kept_fd = -1;
 	if (store && store->pin_dir[0]) {
 		ret = kept_open(store->pin_dir, dir, via);
 		/* else: another daemon's, or not ours: load, keep nothing */

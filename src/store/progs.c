@@ -94,13 +94,8 @@ static int progs_dir(const struct store *rb, char *buf, size_t len)
 			    sizeof(rb->skipped), buf, len);
 }
 
-/**
- * progs_folder_trusted() - is @path a folder of root's only root may write?
- * @path: a folder progs_folder() named
- *
- * Return: true if its programs may be adopted.
- */
-bool progs_folder_trusted(const char *path)
+/* Is @path a folder of root's only root may write?  (Else not adopted.) */
+static bool folder_trusted(const char *path)
 {
 	struct stat st;
 
@@ -108,30 +103,45 @@ bool progs_folder_trusted(const char *path)
 }
 
 /**
- * progs_map_ids() - note the id of every map of the object
- * @rb: result (@map_ids, @nr_map_ids)
- * @skel: opened, its maps reused from pins (before a load), or loaded
+ * progs_object_map_ids() - the id of every map of a BPF object
+ * @obj: opened, its maps reused from pins (before a load), or loaded
+ * @ids: result, STORE_MAX_MAPS at most
+ * @n: their number
  *
  * Return: 0, -ESTALE if a map has no descriptor yet (it is made at
- * load: not pinned before), or another negative errno.
+ * load: not pinned before) or there are too many, or another negative
+ * errno.
  */
-int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel)
+int progs_object_map_ids(struct bpf_object *obj, __u32 *ids,
+			 int *n)
 {
 	struct bpf_map *map;
 
-	rb->nr_map_ids = 0;
-	bpf_object__for_each_map(map, skel->obj) {
+	*n = 0;
+	bpf_object__for_each_map(map, obj) {
 		struct bpf_map_info info = {};
 		__u32 len = sizeof(info);
 		int fd = bpf_map__fd(map);
 
-		if (fd < 0 || rb->nr_map_ids == STORE_MAX_MAPS)
+		if (fd < 0 || *n == STORE_MAX_MAPS)
 			return -ESTALE;
 		if (bpf_obj_get_info_by_fd(fd, &info, &len))
 			return -errno;
-		rb->map_ids[rb->nr_map_ids++] = info.id;
+		ids[(*n)++] = info.id;
 	}
 	return 0;
+}
+
+/**
+ * progs_map_ids() - note the id of every map of the object
+ * @rb: result (@map_ids, @nr_map_ids)
+ * @skel: opened, its maps reused from pins (before a load), or loaded
+ *
+ * Return: what progs_object_map_ids() returns.
+ */
+int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel)
+{
+	return progs_object_map_ids(skel->obj, rb->map_ids, &rb->nr_map_ids);
 }
 
 /*
@@ -273,7 +283,7 @@ int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
 	ret = progs_dir(rb, dir, sizeof(dir));
 	if (ret)
 		return ret;
-	if (!progs_folder_trusted(dir))
+	if (!folder_trusted(dir))
 		return -ENOENT;
 	ret = progs_map_ids(rb, skel);
 	if (ret)
@@ -337,7 +347,6 @@ void progs_remove_kept(const char *pin_dir, const char *prefix,
 		       const char *spare)
 {
 	const char *base = spare ? strrchr(spare, '/') : NULL;
-
 	struct dirent *e;
 	DIR *d;
 

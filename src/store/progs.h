@@ -15,6 +15,7 @@
 #define PROGS_PREFIX "programs_"
 #define ITERS_PREFIX "iterators_"
 
+struct bpf_object;
 struct bpf_prog_info;
 struct btf;
 struct store;
@@ -23,12 +24,12 @@ struct revoke_bpf_skel;
 int progs_folder(const char *pin_dir, const char *prefix, const void *elf,
 		 size_t sz, const void *extra, size_t extra_len, char *buf,
 		 size_t len);
-bool progs_folder_trusted(const char *path);
 void progs_folder_clear(const char *path);
 int progs_pinned(const char *dir, const char *name, __u32 type,
 		 const __u32 *ids, int n, struct bpf_prog_info *info);
 void progs_remove_kept(const char *pin_dir, const char *prefix,
 		       const char *spare);
+int progs_object_map_ids(struct bpf_object *obj, __u32 *ids, int *n);
 int progs_map_ids(struct store *rb, struct revoke_bpf_skel *skel);
 bool progs_uses_our_maps(const struct store *rb, int prog_fd);
 int progs_adopt(struct store *rb, struct revoke_bpf_skel *skel,
